@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Installs the Debian packages that the build, the tests, the demo and the
+# benchmarks need, and only those that are missing. Safe to run repeatedly.
+set -euo pipefail
+
+# Build and unit tests.
+pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev"
+# The VM that proves the kernel module: a real Debian kernel, its headers,
+# and the userspace that runs inside it.
+pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm"
+# Benchmark reports.
+pkgs_bench="gnuplot-nox"
+
+want="$pkgs_build $pkgs_vm $pkgs_bench"
+case "${1:-all}" in
+build) want="$pkgs_build" ;;
+all) ;;
+*) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages:$missing (run as root to install them)" >&2
+	exit 1
+fi
+echo "deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing
