@@ -177,16 +177,9 @@ static inline int fr_ilog2_exact(u64 x)
 	return shift;
 }
 
-/* Checks level, member count and chunk size; says which one is wrong. */
-static inline enum fr_geom_err fr_geom_check_shape(u32 level, u32 ndevs,
-						   u32 chunk_sectors)
+/* Checks a chunk size alone, so parsers can report it where they read it. */
+static inline enum fr_geom_err fr_geom_check_chunk(u32 chunk_sectors)
 {
-	if (!fr_level_is_valid(level))
-		return FR_GEOM_EBADLEVEL;
-	if (ndevs < fr_level_min_devs(level))
-		return FR_GEOM_ETOOFEWDEVS;
-	if (ndevs > FR_MAX_DEVS)
-		return FR_GEOM_ETOOMANYDEVS;
 	if (fr_ilog2_exact(chunk_sectors) < 0)
 		return FR_GEOM_ECHUNKPOW2;
 	if (chunk_sectors < FR_MIN_CHUNK_SECTORS)
@@ -194,6 +187,27 @@ static inline enum fr_geom_err fr_geom_check_shape(u32 level, u32 ndevs,
 	if (chunk_sectors > FR_MAX_CHUNK_SECTORS)
 		return FR_GEOM_ECHUNKLARGE;
 	return FR_GEOM_OK;
+}
+
+/* Checks a member count for a level; says whether too few or too many. */
+static inline enum fr_geom_err fr_geom_check_devs(u32 level, u32 ndevs)
+{
+	if (!fr_level_is_valid(level))
+		return FR_GEOM_EBADLEVEL;
+	if (ndevs < fr_level_min_devs(level))
+		return FR_GEOM_ETOOFEWDEVS;
+	if (ndevs > FR_MAX_DEVS)
+		return FR_GEOM_ETOOMANYDEVS;
+	return FR_GEOM_OK;
+}
+
+/* Checks level, member count and chunk size; says which one is wrong. */
+static inline enum fr_geom_err fr_geom_check_shape(u32 level, u32 ndevs,
+						   u32 chunk_sectors)
+{
+	enum fr_geom_err err = fr_geom_check_devs(level, ndevs);
+
+	return err ? err : fr_geom_check_chunk(chunk_sectors);
 }
 
 /*
