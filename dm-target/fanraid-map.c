@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid I/O path: remap bios onto members through the shared geometry.
+ *
+ * Layered as the geometry (fanraid/geom.h) -> fanraid_map_bio() /
+ * fanraid_map_range() -> fanraid_map(). Nothing here allocates, sleeps or
+ * takes a lock: the DM core has already split every bio at chunk
+ * boundaries (dm_set_target_max_io_len in the ctr).
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+
+#include "fanraid.h"
+
+static void fanraid_count(struct fanraid_stats *s, struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		atomic64_inc(&s->reads);
+		atomic64_add(bio_sectors(bio), &s->read_sectors);
+		break;
+	case REQ_OP_WRITE:
+		atomic64_inc(&s->writes);
+		atomic64_add(bio_sectors(bio), &s->write_sectors);
+		break;
+	default:
+		break;
+	}
+}
+
+static int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
+			 sector_t member_sector)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	struct fanraid_dev *d = &fc->devs[dev];
+
+	fb->dev = dev;
+	bio_set_dev(bio, d->dm_dev->bdev);
+	bio->bi_iter.bi_sector = d->offset + member_sector;
+	fanraid_count(&d->stats, bio);
+	return DM_MAPIO_REMAPPED;
+}
+
+/* A read or write that lies inside one chunk goes to that chunk's member. */
+static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
+{
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	struct fr_loc loc;
+
+	if (WARN_ON_ONCE(bio_sectors(bio) >
+			 fr_geom_chunk_remaining(&fc->geom, logical)))
+		return DM_MAPIO_KILL;
+	fr_geom_map(&fc->geom, logical, &loc);
+	return fanraid_remap(fc, bio, loc.dev, loc.sector);
+}
+
+/*
+ * First sector of member @dev's data area at or after @logical. Past the
+ * end of the array this is member_sectors, so it also serves as an
+ * exclusive end.
+ */
+static sector_t fanraid_member_boundary(const struct fr_geom *g, u32 dev,
+					sector_t logical)
+{
+	struct fr_loc loc;
+	sector_t row_start;
+
+	fr_geom_map(g, logical, &loc);
+	if (loc.dev == dev)
+		return loc.sector;
+	row_start = loc.row << g->chunk_shift;
+	/* RAID0: member index == data index within the row */
+	return dev > loc.data_idx ? row_start : row_start + g->chunk_sectors;
+}
+
+/*
+ * Discard, secure erase and write zeroes arrive once per member for the
+ * whole range (num_*_bios); each copy becomes the one contiguous range of
+ * that member the logical range covers, or completes at once when it
+ * covers none.
+ */
+static int fanraid_map_range(struct fanraid_c *fc, struct bio *bio, u32 dev)
+{
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	sector_t begin, end;
+
+	if (WARN_ON_ONCE(dev >= fc->ndevs))
+		return DM_MAPIO_KILL;
+	begin = fanraid_member_boundary(&fc->geom, dev, logical);
+	end = fanraid_member_boundary(&fc->geom, dev,
+				      logical + bio_sectors(bio));
+	if (begin >= end) {
+		struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+
+		fb->dev = dev;
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	bio->bi_iter.bi_size = to_bytes(end - begin);
+	return fanraid_remap(fc, bio, dev, begin);
+}
+
+int fanraid_map(struct dm_target *ti, struct bio *bio)
+{
+	struct fanraid_c *fc = ti->private;
+
+	/* The DM core sends flushes empty, once per member (num_flush_bios). */
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
+		u32 dev = dm_bio_get_target_bio_nr(bio);
+
+		if (WARN_ON_ONCE(dev >= fc->ndevs))
+			return DM_MAPIO_KILL;
+		atomic64_inc(&fc->devs[dev].stats.flushes);
+		return fanraid_remap(fc, bio, dev, 0);
+	}
+
+	switch (bio_op(bio)) {
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+	case REQ_OP_WRITE_ZEROES:
+		return fanraid_map_range(fc, bio, dm_bio_get_target_bio_nr(bio));
+	default:
+		break;
+	}
+
+	if (fc->features.flush_policy == FANRAID_FLUSH_DROP)
+		bio->bi_opf &= ~REQ_FUA;
+	return fanraid_map_bio(fc, bio);
+}
+
+void fanraid_trigger_event(struct work_struct *work)
+{
+	struct fanraid_c *fc = container_of(work, struct fanraid_c,
+					    trigger_event);
+
+	dm_table_event(fc->ti->table);
+}
+
+/*
+ * Count member errors and tell userspace through a table event. Readahead
+ * failures and unsupported operations are not member faults.
+ */
+int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
+{
+	struct fanraid_c *fc = ti->private;
+	struct fanraid_bio *fb;
+
+	if (!*error || *error == BLK_STS_NOTSUPP)
+		return DM_ENDIO_DONE;
+	if (bio->bi_opf & REQ_RAHEAD)
+		return DM_ENDIO_DONE;
+
+	fb = dm_per_bio_data(bio, sizeof(*fb));
+	if (WARN_ON_ONCE(fb->dev >= fc->ndevs))
+		return DM_ENDIO_DONE;
+	if (atomic64_inc_return(&fc->devs[fb->dev].stats.errors) <
+	    FANRAID_EVENT_THRESHOLD)
+		schedule_work(&fc->trigger_event);
+	return DM_ENDIO_DONE;
+}
+
+int fanraid_iterate_devices(struct dm_target *ti,
+			    iterate_devices_callout_fn fn, void *data)
+{
+	struct fanraid_c *fc = ti->private;
+	int r = 0;
+	u32 i;
+
+	for (i = 0; i < fc->ndevs && !r; i++)
+		r = fn(ti, fc->devs[i].dm_dev, fc->devs[i].offset,
+		       fc->geom.member_sectors, data);
+	return r;
+}
+
+/*
+ * io_min is one chunk and io_opt one full stripe of data chunks, so mkfs
+ * aligns to the stripe and the block layer's readahead (twice io_opt)
+ * keeps every member busy.
+ */
+void fanraid_io_hints(struct dm_target *ti, struct queue_limits *limits)
+{
+	struct fanraid_c *fc = ti->private;
+	unsigned int chunk_bytes = fc->geom.chunk_sectors << SECTOR_SHIFT;
+
+	blk_limits_io_min(limits, chunk_bytes);
+	blk_limits_io_opt(limits, chunk_bytes * fc->geom.data_devs);
+}

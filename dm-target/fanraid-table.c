@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid table parsing: constructor and destructor.
+ *
+ * Every malformed line is refused with a ti->error that names the argument;
+ * every failure unwinds through fanraid_dtr(), which tolerates a half-built
+ * context.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/blkdev.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+
+#include "fanraid.h"
+
+const char *fanraid_flush_policy_name(enum fanraid_flush_policy policy)
+{
+	return policy == FANRAID_FLUSH_DROP ? "drop" : "passthrough";
+}
+
+/* <level> <chunk_sectors> */
+static int fanraid_parse_geometry(struct dm_arg_set *as, u32 *level,
+				  u32 *chunk_sectors, char **error)
+{
+	const char *arg;
+	enum fr_geom_err err;
+
+	if (as->argc < 2) {
+		*error = "Not enough arguments";
+		return -EINVAL;
+	}
+
+	arg = dm_shift_arg(as);
+	if (!strcmp(arg, "raid0")) {
+		*level = FR_LEVEL_RAID0;
+	} else if (!strcmp(arg, "raid6")) {
+		*error = "RAID level raid6 is not supported by this module version";
+		return -EINVAL;
+	} else {
+		*error = "Invalid RAID level: must be raid0 or raid6";
+		return -EINVAL;
+	}
+
+	arg = dm_shift_arg(as);
+	if (kstrtou32(arg, 10, chunk_sectors)) {
+		*error = "Invalid chunk size: not a number";
+		return -EINVAL;
+	}
+	err = fr_geom_check_chunk(*chunk_sectors);
+	if (err) {
+		*error = (char *)fr_geom_strerror(err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int fanraid_parse_flush_policy(struct fanraid_features *f,
+				      const char *value, char **error)
+{
+	if (f->flush_policy_set) {
+		*error = "Feature flush_policy duplicated";
+		return -EINVAL;
+	}
+	if (!strcmp(value, "passthrough")) {
+		f->flush_policy = FANRAID_FLUSH_PASSTHROUGH;
+	} else if (!strcmp(value, "drop")) {
+		f->flush_policy = FANRAID_FLUSH_DROP;
+	} else {
+		*error = "Invalid flush_policy: must be passthrough or drop";
+		return -EINVAL;
+	}
+	f->flush_policy_set = true;
+	return 0;
+}
+
+/* <#feature_args> [<feature> [<value>]]*; the count counts words. */
+static int fanraid_parse_features(struct dm_arg_set *as,
+				  struct fanraid_features *f, char **error)
+{
+	static const struct dm_arg feature_count = {
+		0, 2, "Invalid number of feature arguments"
+	};
+	unsigned int nwords;
+	const char *name;
+	int r;
+
+	r = dm_read_arg_group(&feature_count, as, &nwords, error);
+	if (r)
+		return r;
+
+	while (nwords) {
+		name = dm_shift_arg(as);
+		nwords--;
+		if (!strcmp(name, "flush_policy")) {
+			if (!nwords) {
+				*error = "Feature flush_policy requires a value";
+				return -EINVAL;
+			}
+			r = fanraid_parse_flush_policy(f, dm_shift_arg(as),
+						       error);
+			nwords--;
+			if (r)
+				return r;
+		} else {
+			*error = "Unrecognised feature argument";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* <#devs>, checked against the level and the pairs that follow. */
+static int fanraid_parse_dev_count(struct dm_arg_set *as, u32 level,
+				   u32 *ndevs, char **error)
+{
+	enum fr_geom_err err;
+
+	if (!as->argc) {
+		*error = "Missing device count";
+		return -EINVAL;
+	}
+	if (kstrtou32(dm_shift_arg(as), 10, ndevs)) {
+		*error = "Invalid device count: not a number";
+		return -EINVAL;
+	}
+	err = fr_geom_check_devs(level, *ndevs);
+	if (err) {
+		*error = (char *)fr_geom_strerror(err);
+		return -EINVAL;
+	}
+	if (as->argc < 2 * *ndevs) {
+		*error = "Device count larger than the <dev> <offset> pairs given";
+		return -EINVAL;
+	}
+	if (as->argc > 2 * *ndevs) {
+		*error = "Trailing arguments after the device list";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One <dev> <offset> pair. The member must hold the whole data area that
+ * the geometry (derived from the target length) places on it.
+ */
+static int fanraid_parse_dev(struct dm_target *ti, struct fanraid_c *fc,
+			     u32 i, struct dm_arg_set *as)
+{
+	struct fanraid_dev *dev = &fc->devs[i];
+	const char *path = dm_shift_arg(as);
+	const char *offset = dm_shift_arg(as);
+	unsigned long long start;
+	sector_t size;
+	u32 j;
+	int r;
+
+	if (kstrtoull(offset, 10, &start)) {
+		ti->error = "Invalid device offset: not a number or out of range";
+		return -EINVAL;
+	}
+	if (start > (sector_t)~0ULL - fc->geom.member_sectors) {
+		ti->error = "Device offset plus member data area overflows";
+		return -EINVAL;
+	}
+	dev->offset = start;
+
+	r = dm_get_device(ti, path, dm_table_get_mode(ti->table), &dev->dm_dev);
+	if (r) {
+		DMERR("member %u (%s): lookup failed: %d", i, path, r);
+		ti->error = "Device lookup failed";
+		return r;
+	}
+
+	for (j = 0; j < i; j++) {
+		if (fc->devs[j].dm_dev->bdev->bd_dev == dev->dm_dev->bdev->bd_dev) {
+			DMERR("member %u (%s): same device as member %u", i, path, j);
+			ti->error = "Duplicate member device";
+			return -EINVAL;
+		}
+	}
+
+	size = bdev_nr_sectors(dev->dm_dev->bdev);
+	if (start >= size || size - start < fc->geom.chunk_sectors) {
+		DMERR("member %u (%s): %llu sectors, offset %llu, chunk %u",
+		      i, path, (unsigned long long)size, start,
+		      fc->geom.chunk_sectors);
+		ti->error = "Member too small for its offset plus one chunk";
+		return -EINVAL;
+	}
+	if (size - start < fc->geom.member_sectors) {
+		DMERR("member %u (%s): %llu sectors after offset, %llu needed",
+		      i, path, (unsigned long long)(size - start),
+		      (unsigned long long)fc->geom.member_sectors);
+		ti->error = "Target length exceeds the capacity of the members";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void fanraid_set_target_limits(struct dm_target *ti,
+				      struct fanraid_c *fc)
+{
+	u32 n = fc->ndevs;
+
+	/* No volatile cache to flush: advertising none lets the block layer drop them. */
+	ti->num_flush_bios =
+		fc->features.flush_policy == FANRAID_FLUSH_DROP ? 0 : n;
+	ti->num_discard_bios = n;
+	ti->num_secure_erase_bios = n;
+	ti->num_write_zeroes_bios = n;
+	ti->per_io_data_size = sizeof(struct fanraid_bio);
+}
+
+/*
+ * Construct a fanraid mapping:
+ *   <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
+ *   <#devs> <dev> <offset> [<dev> <offset>]*
+ *
+ * level:         raid0 (raid6 is refused by this version)
+ * chunk_sectors: power of two, 8..32768
+ * features:      flush_policy passthrough|drop
+ * offset:        start of the member's data area, in sectors
+ */
+int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	struct dm_arg_set as = { .argc = argc, .argv = argv };
+	struct fanraid_features features = {};
+	struct fanraid_c *fc;
+	u32 level, chunk, ndevs, i;
+	enum fr_geom_err err;
+	u64 member_sectors;
+	int r;
+
+	r = fanraid_parse_geometry(&as, &level, &chunk, &ti->error);
+	if (r)
+		return r;
+	r = fanraid_parse_features(&as, &features, &ti->error);
+	if (r)
+		return r;
+	r = fanraid_parse_dev_count(&as, level, &ndevs, &ti->error);
+	if (r)
+		return r;
+
+	fc = kzalloc(struct_size(fc, devs, ndevs), GFP_KERNEL);
+	if (!fc) {
+		ti->error = "Cannot allocate fanraid context";
+		return -ENOMEM;
+	}
+	fc->ndevs = ndevs;
+	fc->ti = ti;
+	fc->features = features;
+	INIT_WORK(&fc->trigger_event, fanraid_trigger_event);
+	ti->private = fc;
+
+	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
+						    ti->len);
+	err = fr_geom_init(&fc->geom, level, ndevs, chunk, member_sectors);
+	if (err) {
+		ti->error = (char *)fr_geom_strerror(err);
+		r = -EINVAL;
+		goto bad;
+	}
+
+	for (i = 0; i < ndevs; i++) {
+		r = fanraid_parse_dev(ti, fc, i, &as);
+		if (r)
+			goto bad;
+	}
+
+	r = dm_set_target_max_io_len(ti, chunk);
+	if (r) {
+		ti->error = "Cannot set max I/O length to the chunk size";
+		goto bad;
+	}
+	fanraid_set_target_limits(ti, fc);
+
+	DMINFO("%s: raid%u, %u members, chunk %u sectors, flush_policy %s",
+	       dm_table_device_name(ti->table), level, ndevs, chunk,
+	       fanraid_flush_policy_name(features.flush_policy));
+	return 0;
+
+bad:
+	fanraid_dtr(ti);
+	return r;
+}
+
+void fanraid_dtr(struct dm_target *ti)
+{
+	struct fanraid_c *fc = ti->private;
+	u32 i;
+
+	if (!fc)
+		return;
+	flush_work(&fc->trigger_event);
+	for (i = 0; i < fc->ndevs; i++)
+		if (fc->devs[i].dm_dev)
+			dm_put_device(ti, fc->devs[i].dm_dev);
+	kfree(fc);
+	ti->private = NULL;
+}

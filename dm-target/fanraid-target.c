@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-fanraid: stripe one block device across 1-64 members.
+ *
+ * This file only binds the target type to the hooks in fanraid-table.c,
+ * fanraid-map.c and fanraid-status.c. It is not called dm-fanraid.c
+ * because the composite module object already has that name.
+ */
+#include <linux/module.h>
+
+#include "fanraid.h"
+
+static struct target_type fanraid_target = {
+	.name = "fanraid",
+	.version = {1, 0, 0},
+	.module = THIS_MODULE,
+	.ctr = fanraid_ctr,
+	.dtr = fanraid_dtr,
+	.map = fanraid_map,
+	.end_io = fanraid_end_io,
+	.status = fanraid_status,
+	.message = fanraid_message,
+	.iterate_devices = fanraid_iterate_devices,
+	.io_hints = fanraid_io_hints,
+};
+
+static int __init dm_fanraid_init(void)
+{
+	int r = dm_register_target(&fanraid_target);
+
+	if (r < 0)
+		DMERR("register failed %d", r);
+	return r;
+}
+
+static void __exit dm_fanraid_exit(void)
+{
+	dm_unregister_target(&fanraid_target);
+}
+
+module_init(dm_fanraid_init);
+module_exit(dm_fanraid_exit);
+
+MODULE_DESCRIPTION(DM_NAME " RAID0 striping target for many SSDs");
+MODULE_AUTHOR("fanraid developers");
+MODULE_LICENSE("GPL");
