@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/**
+ * @file raidcalc.h
+ * @brief fanraid's userspace RAID library: P/Q parity, recovery, and the
+ * offline view of an array described by its dm table line.
+ *
+ * Every parity operation takes an array of @p ndevs block pointers in the
+ * order the Q syndrome uses (lib/raid6 and ISA-L share it):
+ *
+ *	ptrs[0] .. ptrs[ndevs - 3]	data blocks, data index 0 first
+ *	ptrs[ndevs - 2]			P (XOR of the data)
+ *	ptrs[ndevs - 1]			Q (sum of 2^i * data[i] in GF(2^8),
+ *					polynomial 0x11d)
+ *
+ * That is the row's data_idx order from fanraid/geom.h, not member order:
+ * use fr_geom_data_dev(), fr_geom_p_dev() and fr_geom_q_dev() to fill it.
+ *
+ * Each operation has a plain-C rc_*_ref() twin that shares nothing with
+ * ISA-L; the twins are the test oracle and the benchmark baseline.
+ *
+ * Functions return 0 or a negative errno unless documented otherwise.
+ */
+#ifndef RAIDCALC_H
+#define RAIDCALC_H
+
+#include <stddef.h>
+#include <fanraid/geom.h>
+
+/** Fewest and most blocks a parity call accepts: 2 data + P + Q .. 64. */
+#define RC_PQ_MIN_DEVS	FR_MIN_DEVS_RAID6
+#define RC_PQ_MAX_DEVS	FR_MAX_DEVS
+
+/**
+ * @brief Generate P and Q from the data blocks.
+ *
+ * @param ndevs Blocks in @p ptrs, RC_PQ_MIN_DEVS..RC_PQ_MAX_DEVS.
+ * @param len   Bytes per block; any value, 0 is a no-op.
+ * @param ptrs  Layout above. P and Q are overwritten; they must not alias
+ *              a data block or each other.
+ *
+ * Uses ISA-L's pq_gen() on the longest prefix that is a multiple of 32
+ * bytes when every pointer is 32-byte aligned, and the reference code for
+ * the rest, so any length and alignment gives the same bytes.
+ *
+ * @return 0, or -EINVAL if @p ndevs is out of range or @p ptrs is NULL.
+ */
+int rc_pq_gen(unsigned int ndevs, size_t len, void **ptrs);
+
+/** @brief Reference twin of rc_pq_gen(); byte-at-a-time Horner scheme. */
+int rc_pq_gen_ref(unsigned int ndevs, size_t len, void **ptrs);
+
+/**
+ * @brief Check that P and Q match the data blocks.
+ *
+ * Same parameters and alignment handling as rc_pq_gen(); nothing is
+ * written.
+ *
+ * @return 0 when both parities match, -EBADMSG when either differs,
+ *         -EINVAL on bad arguments.
+ */
+int rc_pq_check(unsigned int ndevs, size_t len, void **ptrs);
+
+/** @brief Reference twin of rc_pq_check(). */
+int rc_pq_check_ref(unsigned int ndevs, size_t len, void **ptrs);
+
+/**
+ * @brief Rebuild up to two lost blocks of a RAID6 row from the others.
+ *
+ * @param ndevs  Blocks in @p ptrs (layout above).
+ * @param len    Bytes per block; any value.
+ * @param ptrs   All blocks; the failed ones are overwritten with their
+ *               recovered contents, the others are only read. No two
+ *               pointers may alias.
+ * @param nfailed 1 or 2.
+ * @param failed Indices into @p ptrs (not member numbers), distinct.
+ *
+ * Builds the RAID6 generator with gf_gen_rs_matrix() (whose two parity
+ * rows are exactly P and Q), inverts the surviving rows with
+ * gf_invert_matrix() and decodes with ec_encode_data(), following ISA-L's
+ * ec_simple_example.c. Handles every pair: two data, data+P, data+Q, P+Q.
+ *
+ * @return 0, or -EINVAL on bad arguments.
+ */
+int rc_recover(unsigned int ndevs, size_t len, void **ptrs,
+	       unsigned int nfailed, const unsigned int *failed);
+
+/**
+ * @brief Reference twin of rc_recover(): the closed-form lib/raid6
+ * formulas (raid6_2data_recov, raid6_datap_recov) in plain C.
+ */
+int rc_recover_ref(unsigned int ndevs, size_t len, void **ptrs,
+		   unsigned int nfailed, const unsigned int *failed);
+
+/** @brief GF(2^8) product over 0x11d, bit by bit; used by the twins. */
+u8 rc_gf_mul_ref(u8 a, u8 b);
+
+/** @brief 2^@p e in GF(2^8) over 0x11d. */
+u8 rc_gf_exp2_ref(unsigned int e);
+
+/** @brief Multiplicative inverse in GF(2^8); 0 for 0. */
+u8 rc_gf_inv_ref(u8 a);
+
+/*
+ * The offline array: a fanraid table line plus the member files or
+ * devices it names.
+ */
+
+/** Longest feature value or device path kept from a table line. */
+#define RC_PATH_MAX	4096
+
+/** Flush policies of the table's flush_policy feature. */
+enum rc_flush_policy {
+	RC_FLUSH_PASSTHROUGH,	/* the default */
+	RC_FLUSH_DROP,
+};
+
+/** One member: what the table says, and its open descriptor. */
+struct rc_member {
+	char dev[RC_PATH_MAX];	/* as written in the table: path or MAJ:MIN */
+	u64 offset;		/* data area start on the member, sectors */
+	int fd;			/* -1 until rc_array_open() */
+	bool direct;		/* fd has O_DIRECT: buffers must be aligned */
+};
+
+/**
+ * An array as the kernel sees it: geometry derived from the table alone,
+ * exactly like the target's constructor (member data area =
+ * fr_geom_member_sectors_for(level, n, chunk, len)).
+ */
+struct rc_array {
+	struct fr_geom geom;
+	u64 start;			/* table start sector, informational */
+	u64 len;			/* target length in sectors */
+	enum rc_flush_policy flush;
+	bool flush_given;		/* the table named flush_policy */
+	unsigned int nmembers;
+	struct rc_member members[FR_MAX_DEVS];
+	const char *error;		/* static text of the last failure */
+	unsigned int error_arg;		/* word index the failure refers to */
+};
+
+/**
+ * @brief Parse a fanraid table line already split into words.
+ *
+ * Accepts the target arguments as dmsetup prints them, with or without
+ * the leading "<start> <len>":
+ *
+ *	[<start> <len>] fanraid <level> <chunk_sectors> <#feature_args>
+ *		[<feature> [<value>]]* <#devs> <dev> <offset> [<dev> <offset>]...
+ *
+ * @param a     Filled on success; a->error names the problem on failure.
+ * @param len   Target length in sectors when the words carry none; 0
+ *              means the words must carry it. A length in the words wins
+ *              only if @p len is 0, otherwise the two must agree.
+ *
+ * Members are not opened. Every number must be a whole decimal word.
+ *
+ * @return 0, or -EINVAL with a->error and a->error_arg set.
+ */
+int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len);
+
+/**
+ * @brief Print the table line that recreates @p a, target words only
+ * ("fanraid raid6 ..."), in the kernel's canonical TABLE form.
+ *
+ * @return bytes that a complete line needs (like snprintf), or -EINVAL.
+ */
+int rc_array_format(const struct rc_array *a, char *buf, size_t size);
+
+/**
+ * @brief Open every member and check that it holds offset + data area.
+ *
+ * "MAJ:MIN" names are resolved through /sys/dev/block/MAJ:MIN/uevent to
+ * /dev/<DEVNAME>. Block devices are opened O_DIRECT so reads bypass the
+ * page cache; regular files are not.
+ *
+ * @param writable Open read-write.
+ * @return 0, or -errno with a->error set and a->error_arg the member.
+ */
+int rc_array_open(struct rc_array *a, bool writable);
+
+/** @brief Close whatever rc_array_open() opened; safe to call twice. */
+void rc_array_close(struct rc_array *a);
+
+/**
+ * @brief Read or write @p bytes of member @p dev at byte @p pos of its
+ * data area (the member offset is added here). Loops over short
+ * transfers. With O_DIRECT, @p buf, @p pos and @p bytes must be 4 KiB
+ * aligned; rc_array_buf_alloc() gives such buffers.
+ *
+ * @return 0, -EIO on a short transfer (end of member), or -errno.
+ */
+int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
+		   size_t bytes, u64 pos);
+int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
+		    const void *buf, size_t bytes, u64 pos);
+
+/** Buffer alignment good for O_DIRECT and for ISA-L's fast paths. */
+#define RC_BUF_ALIGN	4096
+
+/** @brief Allocate @p bytes aligned to RC_BUF_ALIGN; NULL on failure. */
+void *rc_array_buf_alloc(size_t bytes);
+
+/** One parity block that does not match its row's data. */
+struct rc_mismatch {
+	u64 row;		/* stripe row */
+	u32 dev;		/* member holding the bad parity */
+	enum fr_block_kind kind;	/* FR_BLOCK_P or FR_BLOCK_Q */
+	u64 sector;		/* first differing sector in the member's area */
+};
+
+/** Called once per bad parity block; a non-zero return stops the scan. */
+typedef int (*rc_mismatch_fn)(const struct rc_mismatch *m, void *ctx);
+
+/**
+ * @brief Check P and Q of rows [@p first, @p first + @p count) of an
+ * open RAID6 array, reading at most RC_SLICE_BYTES per member at a time.
+ *
+ * @param fn  Told about each mismatching parity block, may be NULL.
+ * @param bad Set to the number of mismatching parity blocks found.
+ * @return 0 when the scan finished (whatever it found), -EINVAL for a
+ *         RAID0 array or rows past the end, -errno on I/O error, or
+ *         @p fn's non-zero return.
+ */
+int rc_array_verify(struct rc_array *a, u64 first, u64 count,
+		    rc_mismatch_fn fn, void *ctx, u64 *bad);
+
+/** Largest read per member in one step of a row scan. */
+#define RC_SLICE_BYTES	(256u * 1024)
+
+/**
+ * @brief Copy logical sectors [@p logical, + @p nsectors) of an open
+ * array into @p fd, mapping each chunk with fr_geom_map(). With
+ * @p failed >= 0 (RAID6 only) that member is not read: its chunks are
+ * rebuilt with rc_recover() from the rest of the row.
+ *
+ * @return 0, -EINVAL for a range past the target length, or -errno.
+ */
+int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
+		  int failed);
+
+/**
+ * @brief Lay out a logical image read from @p fd onto the members of an
+ * open, writable array, computing P and Q for RAID6. The whole member
+ * data area is written; bytes past the end of @p fd (or past the target
+ * length) are zero.
+ *
+ * @return 0 or -errno.
+ */
+int rc_array_build(struct rc_array *a, int fd);
+
+/**
+ * @brief Rewrite member @p dev of an open, writable RAID6 array from the
+ * other members, row by row.
+ *
+ * @return 0 or -errno.
+ */
+int rc_array_rebuild(struct rc_array *a, unsigned int dev);
+
+#endif /* RAIDCALC_H */
