@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Harness library for the VM scenarios (tests/vm/*.sh), sourced by each one:
+#
+#	. "${0%/*}/lib.sh"
+#
+# Runs inside the test VM (bash, busybox, the tools the initramfs carries).
+# Scenarios exit 0 to pass, 77 to skip (capability missing), anything else
+# to fail; /init also fails a scenario whose kernel log shows an oops, BUG,
+# WARNING or call trace. Sourcing turns on `set -euo pipefail` and reports the
+# failing line, so a plain command that fails is an assertion.
+
+export DM_DISABLE_UDEV=1
+NULLB_CFS=/sys/kernel/config/nullb
+
+if [ "${1:-}" != --no-strict ]; then
+	set -euo pipefail
+	trap '_rc=$?; echo "FAIL: line $LINENO: $BASH_COMMAND (status $_rc)" >&2' ERR
+	trap '_run_exit_hooks' EXIT
+fi
+
+_exit_hooks=()
+
+# Run CMD... when the scenario exits, last registered first.
+on_exit() {
+	_exit_hooks+=("$*")
+}
+
+_run_exit_hooks() {
+	local i
+	set +e
+	for ((i = ${#_exit_hooks[@]} - 1; i >= 0; i--)); do
+		eval "${_exit_hooks[$i]}"
+	done
+}
+
+log() {
+	echo "# $*"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# The capability a scenario needs is missing: report it skipped, never
+# passed.
+skip() {
+	echo "${*:-capability missing}" >/tmp/.skip-reason
+	echo "SKIP: ${*:-capability missing}"
+	exit 77
+}
+
+# have_target NAME [MAJ MIN PATCH]: the kernel offers target NAME at
+# version >= MAJ.MIN.PATCH. Loads dm-NAME first if it is not listed yet.
+have_target() {
+	local name=$1 want="${2:-0}.${3:-0}.${4:-0}" got
+	got=$(dmsetup targets 2>/dev/null | awk -v n="$name" '$1 == n { print $2 }')
+	if [ -z "$got" ]; then
+		modprobe "dm-$name" 2>/dev/null || true
+		got=$(dmsetup targets 2>/dev/null | awk -v n="$name" '$1 == n { print $2 }')
+	fi
+	[ -n "$got" ] || return 1
+	got=${got#v}
+	[ "$(printf '%s\n%s\n' "$want" "$got" | sort -V | head -n1)" = "$want" ]
+}
+
+# have_cmd CMD...: every command is in the image.
+have_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || return 1
+	done
+}
+
+# have_fs TYPE: the kernel can mount TYPE (loads its module on demand).
+have_fs() {
+	modprobe "$1" 2>/dev/null || true
+	grep -qw "$1" /proc/filesystems
+}
+
+# nullb_create NAME SIZE_MB [attr=value...]: a null_blk device made through
+# configfs, memory backed (data persists) with 512-byte blocks unless the
+# attributes say otherwise. Prints its path: /dev/NAME on kernels that name
+# the disk after the configfs item (6.1 does), else /dev/nullb<index>.
+nullb_create() {
+	local name=$1 size=$2 kv d=$NULLB_CFS/$1 idx
+	shift 2
+	[ -d "$NULLB_CFS" ] || fail "null_blk configfs missing at $NULLB_CFS"
+	mkdir "$d"
+	echo "$size" >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 512 >"$d/blocksize"
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$d/${kv%%=*}"
+	done
+	echo 1 >"$d/power"
+	if [ -b "/dev/$name" ]; then
+		echo "/dev/$name"
+		return
+	fi
+	idx=$(cat "$d/index")
+	[ -b "/dev/nullb$idx" ] || fail "nullb $name: neither /dev/$name nor /dev/nullb$idx appeared"
+	echo "/dev/nullb$idx"
+}
+
+# nullb_create_many COUNT SIZE_MB [attr=value...]: COUNT devices, made one
+# by one (configfs has no batch), named nullb<k> after those that exist;
+# paths on stdout, one a line.
+nullb_create_many() {
+	local count=$1 size=$2 i=0 made=0
+	shift 2
+	while [ $made -lt "$count" ]; do
+		if [ ! -e "$NULLB_CFS/nullb$i" ] && [ ! -e "/dev/nullb$i" ]; then
+			nullb_create "nullb$i" "$size" "$@"
+			made=$((made + 1))
+		fi
+		i=$((i + 1))
+	done
+}
+
+nullb_destroy() {
+	local d=$NULLB_CFS/$1
+	[ -d "$d" ] || return 0
+	echo 0 >"$d/power" 2>/dev/null || true
+	rmdir "$d"
+}
+
+nullb_destroy_all() {
+	local d
+	[ -d "$NULLB_CFS" ] || return 0
+	for d in "$NULLB_CFS"/*; do
+		[ -d "$d" ] && nullb_destroy "${d##*/}"
+	done
+	return 0
+}
+
+# dm_create NAME TABLE: creates the device and its /dev/mapper node (no udev
+# in the VM). Fails with dmsetup's message when the kernel refuses TABLE.
+dm_create() {
+	local name=$1
+	shift
+	dmsetup create "$name" --table "$*"
+	dmsetup mknodes "$name"
+	[ -b "/dev/mapper/$name" ] || fail "dm $name: /dev/mapper/$name missing"
+}
+
+dm_remove() {
+	dmsetup remove "$1"
+}
+
+dev_sectors() {
+	blockdev --getsz "$1"
+}
+
+# Write back and drop the page cache, so reads of a member see the media and
+# not pages left over from the partition scan or an earlier read.
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+assert_eq() {
+	[ "$1" = "$2" ] || fail "${3:-values differ}: expected '$2', got '$1'"
+}
+
+assert_ne() {
+	[ "$1" != "$2" ] || fail "${3:-values equal}: both '$1'"
+}
+
+# assert_contains HAYSTACK NEEDLE [what]
+assert_contains() {
+	case "$1" in
+	*"$2"*) ;;
+	*) fail "${3:-output} does not contain '$2': $1" ;;
+	esac
+}
+
+# expect_fail CMD...: CMD must fail; its output is printed for the log.
+expect_fail() {
+	if "$@"; then
+		fail "expected failure: $*"
+	fi
+}
+
+# dmesg_mark, then dmesg_since: the kernel log written in between.
+dmesg_mark() {
+	_dmesg_mark=$(dmesg | wc -l)
+}
+
+dmesg_since() {
+	dmesg | tail -n +$((${_dmesg_mark:-0} + 1))
+}
+
+# Put the VM back to a clean state between scenarios: no processes left
+# over, nothing mounted, no dm or null_blk devices.
+harness_reset() {
+	local m
+	kill -9 -1 2>/dev/null
+	sleep 0.2
+	for m in $(awk '$2 ~ "^/mnt" { print $2 }' /proc/mounts | sort -r); do
+		umount -l "$m"
+	done
+	dmsetup remove_all --force
+	losetup -D 2>/dev/null
+	nullb_destroy_all
+	rm -rf /tmp/*
+	return 0
+}

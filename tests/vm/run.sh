@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs the VM scenarios: boots Debian's kernel under qemu-system-x86_64 (TCG;
+# the host has no KVM and cannot load modules) once per group of scenarios,
+# and prints TAP-ish lines per scenario and a summary:
+#
+#	ok 1 - dm-stripe-fio-verify
+#	not ok 2 - raid0-fio-verify-mixed-sizes
+#	ok 3 - raid0-filesystems-survive-remount # SKIP target fanraid missing
+#	1 passed, 1 failed, 1 skipped
+#
+# Usage: run.sh [SCENARIO...]      default: every tests/vm/*.sh scenario
+#        run.sh --shell [SCENARIO...]  serial console shell (after SCENARIOs)
+#        run.sh --self-test        the runner must report planted failures
+#
+# A scenario picks its VM with a "# group: NAME" line (default: main) and
+# its time budget with "# timeout: SECONDS" (default 300). Groups boot in
+# sorted order; VM_JOBS=N boots N at once. Logs: build/vm/logs/<run>/.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+export BUILD=${BUILD:-$top/build}
+vmdir=$BUILD/vm
+jobs=${VM_JOBS:-1}
+mem=${VM_MEM:-2048}
+
+die() { echo "vmtest: $*" >&2; exit 2; }
+
+mode=run
+case "${1:-}" in
+--shell) mode=shell; shift ;;
+--self-test) mode=selftest; shift ;;
+-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+kver=$("$here/initramfs.sh" kver) || exit 2
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "$kernel not readable"
+mkdir -p "$vmdir"
+"$here/initramfs.sh" base "$vmdir/base.cpio" || die "base initramfs failed"
+
+scenario_field() { # FILE KEY DEFAULT
+	local v
+	v=$(sed -n "s/^# $2: *\([^ ]*\).*/\1/p" "$1" | head -n1)
+	echo "${v:-$3}"
+}
+
+# Scenarios to run, as paths.
+declare -a paths=()
+if [ "$mode" = selftest ]; then
+	paths=("$here"/selftest/*.sh)
+elif [ $# -gt 0 ]; then
+	for s in "$@"; do
+		s=${s##*/}
+		s=${s%.sh}
+		[ -f "$here/$s.sh" ] || die "no scenario $s"
+		paths+=("$here/$s.sh")
+	done
+elif [ "$mode" = run ]; then
+	for f in "$here"/*.sh; do
+		case "${f##*/}" in initramfs.sh | run.sh | lib.sh) continue ;; esac
+		paths+=("$f")
+	done
+fi
+
+run_id=$(date +%Y%m%d-%H%M%S)
+[ "$mode" = selftest ] && run_id=$run_id-selftest
+logdir=$vmdir/logs/$run_id
+mkdir -p "$logdir"
+ln -sfn "$run_id" "$vmdir/logs/latest"
+
+qemu_cmd() { # IMAGE APPEND; sets the array qemu
+	qemu=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm
+		-no-reboot -kernel "$kernel" -initrd "$1"
+		-append "console=ttyS0 quiet panic=-1 $2")
+}
+
+# Initramfs for a group: cached base plus a fresh overlay with the plan.
+make_image() { # GROUP PLANFILE
+	"$here/initramfs.sh" overlay "$vmdir/run/$1.overlay.cpio" "$2" || return 1
+	cat "$vmdir/base.cpio" "$vmdir/run/$1.overlay.cpio" >"$vmdir/run/$1.img"
+}
+
+mkdir -p "$vmdir/run"
+
+if [ "$mode" = shell ]; then
+	plan=$vmdir/run/shell.plan
+	: >"$plan"
+	for p in "${paths[@]}"; do basename "$p" .sh >>"$plan"; done
+	make_image shell "$plan" || die "overlay initramfs failed"
+	# ttyS0 is the interactive console and the results channel.
+	qemu_cmd "$vmdir/run/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
+	exec "${qemu[@]}" -nographic -serial mon:stdio
+fi
+
+# Group the scenarios and give each group a time budget.
+declare -A group_plan=() group_budget=()
+for p in "${paths[@]}"; do
+	g=$(scenario_field "$p" group main)
+	t=$(scenario_field "$p" timeout 300)
+	group_plan[$g]+="$(basename "$p" .sh)"$'\n'
+	group_budget[$g]=$((${group_budget[$g]:-60} + t + 15))
+done
+mapfile -t groups < <(printf '%s\n' "${!group_plan[@]}" | sort)
+
+# Boots one group's VM; leaves <group>.console and <group>.results.
+run_group() { # GROUP
+	local g=$1 plan=$logdir/$1.plan rc qemu
+	printf '%s' "${group_plan[$g]}" >"$plan"
+	make_image "$g" "$plan" || { echo "vmtest: overlay for $g failed" >"$logdir/$g.results"; return; }
+	qemu_cmd "$vmdir/run/$g.img" "vmtest.mode=run"
+	timeout -k 5 "${group_budget[$g]}" "${qemu[@]}" \
+		-display none -monitor none -serial "file:$logdir/$g.console" \
+		-serial "file:$logdir/$g.results.raw" </dev/null >"$logdir/$g.qemu" 2>&1
+	rc=$?
+	tr -d '\r' <"$logdir/$g.results.raw" >"$logdir/$g.results" 2>/dev/null
+	rm -f "$logdir/$g.results.raw"
+	[ -s "$logdir/$g.qemu" ] && sed 's/^/@@ QEMU: /' "$logdir/$g.qemu" >>"$logdir/$g.results"
+	[ $rc = 124 ] && echo "@@ VM-TIMEOUT ${group_budget[$g]}" >>"$logdir/$g.results"
+	echo "@@ QEMU-EXIT $rc" >>"$logdir/$g.results"
+}
+
+start=$(date +%s)
+running=0
+for g in "${groups[@]}"; do
+	echo "# vm group $g: $(printf '%s' "${group_plan[$g]}" | tr '\n' ' ')"
+	if [ "$jobs" -gt 1 ]; then
+		run_group "$g" &
+		running=$((running + 1))
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	else
+		run_group "$g"
+	fi
+done
+wait
+
+# Report, in group order then plan order.
+n=0 passed=0 failed=0 skipped=0
+declare -A result=()
+for g in "${groups[@]}"; do
+	res=$logdir/$g.results
+	while read -r name; do
+		[ -n "$name" ] || continue
+		n=$((n + 1))
+		end=$(grep -m1 "^@@ END $name " "$res" 2>/dev/null)
+		set -- $end
+		status=${4:-fail} secs=${5:-?}
+		shift 5 2>/dev/null || set --
+		reason=$*
+		if [ -z "$end" ]; then
+			if grep -q "^@@ VM-TIMEOUT" "$res" 2>/dev/null; then
+				reason="VM timed out after ${group_budget[$g]}s"
+			elif grep -q "^@@ BEGIN $name\$" "$res" 2>/dev/null; then
+				reason="VM died during the scenario"
+			else
+				reason="never ran (VM died earlier)"
+			fi
+		fi
+		result[$name]=$status
+		case $status in
+		pass)
+			passed=$((passed + 1))
+			echo "ok $n - $name (${secs}s)" ;;
+		skip)
+			skipped=$((skipped + 1))
+			echo "ok $n - $name # SKIP ${reason:-capability missing}" ;;
+		*)
+			failed=$((failed + 1))
+			echo "not ok $n - $name (${secs}s) ${reason:+# $reason}"
+			# The scenario's own output and kernel log, last lines.
+			awk -v n="$name" '$0 == "@@ BEGIN " n { on = 1; next }
+				on && /^@@ END / { exit } on' "$res" 2>/dev/null |
+				tail -n 40 | sed 's/^/#   /'
+			if [ -z "$end" ]; then
+				echo "#   console tail ($logdir/$g.console):"
+				tail -n 25 "$logdir/$g.console" 2>/dev/null | tr -d '\r' | sed 's/^/#   /'
+			fi ;;
+		esac
+	done <"$logdir/$g.plan"
+done
+
+summary="$passed passed, $failed failed"
+[ $skipped -gt 0 ] && summary="$summary, $skipped skipped"
+echo "# logs: $logdir ($(($(date +%s) - start))s)"
+echo "$summary"
+[ $n -gt 0 ] || { echo "vmtest: no scenarios ran" >&2; exit 1; }
+
+# Self-test: each planted scenario says with "# expect:" what the runner
+# must report; the run as a whole must count as failed.
+if [ "$mode" = selftest ]; then
+	bad=0
+	for p in "${paths[@]}"; do
+		name=$(basename "$p" .sh)
+		want=$(scenario_field "$p" expect pass)
+		if [ "${result[$name]:-}" != "$want" ]; then
+			echo "self-test: $name reported ${result[$name]:-nothing}, expected $want"
+			bad=1
+		fi
+	done
+	[ $failed -gt 0 ] || { echo "self-test: runner would not have failed"; bad=1; }
+	[ $bad = 0 ] && echo "self-test: runner reports pass, fail, skip, timeout and kernel warnings correctly"
+	exit $bad
+fi
+[ $failed -eq 0 ]
