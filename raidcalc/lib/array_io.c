@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Opening the members a table names, and positioned I/O in their data
+ * areas. Block devices are read with O_DIRECT so a verifier sees what is
+ * on the media rather than what the page cache remembers.
+ */
+/* for O_DIRECT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include "raidcalc.h"
+
+/*
+ * dmsetup prints members as MAJ:MIN. Without udev there may be no
+ * /dev/block link, but sysfs always knows the kernel name.
+ */
+static int rc_member_path(const char *dev, char *path, size_t size)
+{
+	char sys[64], line[256], extra;
+	unsigned int maj, min;
+	int ret = -ENOENT;
+	FILE *f;
+
+	if (sscanf(dev, "%u:%u%c", &maj, &min, &extra) != 2) {
+		if ((size_t)snprintf(path, size, "%s", dev) >= size)
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/uevent", maj, min);
+	f = fopen(sys, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		ret = (size_t)snprintf(path, size, "/dev/%s", line + 8) >= size ?
+			-ENAMETOOLONG : 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static int rc_fd_size(int fd, const struct stat *st, u64 *bytes)
+{
+	if (S_ISREG(st->st_mode)) {
+		*bytes = (u64)st->st_size;
+		return 0;
+	}
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, bytes) ? -errno : 0;
+	return -EINVAL;
+}
+
+/*
+ * Writable regular files are created or grown to size, so `raidcalc build`
+ * can make member images from nothing.
+ */
+static int rc_member_open(struct rc_array *a, unsigned int i, bool writable)
+{
+	struct rc_member *m = &a->members[i];
+	u64 need = (m->offset + a->geom.member_sectors) << FR_SECTOR_SHIFT;
+	int flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	char path[RC_PATH_MAX];
+	struct stat st;
+	u64 have;
+	int err;
+
+	err = rc_member_path(m->dev, path, sizeof(path));
+	if (err) {
+		a->error = "Cannot resolve device name";
+		return err;
+	}
+	if (!stat(path, &st) && S_ISBLK(st.st_mode)) {
+		flags |= O_DIRECT;
+		m->direct = true;
+	} else if (writable) {
+		flags |= O_CREAT;
+	}
+	m->fd = open(path, flags, 0644);
+	if (m->fd < 0) {
+		a->error = "Cannot open member";
+		return -errno;
+	}
+	if (fstat(m->fd, &st) || rc_fd_size(m->fd, &st, &have)) {
+		a->error = "Member is neither a block device nor a file";
+		return -EINVAL;
+	}
+	if (have >= need)
+		return 0;
+	if (writable && S_ISREG(st.st_mode))
+		return ftruncate(m->fd, (off_t)need) ? -errno : 0;
+	a->error = "Member smaller than its offset plus data area";
+	return -ENOSPC;
+}
+
+int rc_array_open(struct rc_array *a, bool writable)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < a->nmembers; i++)
+		a->members[i].fd = -1;
+	for (i = 0; i < a->nmembers; i++) {
+		err = rc_member_open(a, i, writable);
+		if (err) {
+			a->error_arg = i;
+			rc_array_close(a);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void rc_array_close(struct rc_array *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nmembers; i++) {
+		if (a->members[i].fd >= 0)
+			close(a->members[i].fd);
+		a->members[i].fd = -1;
+		a->members[i].direct = false;
+	}
+}
+
+int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
+		   size_t bytes, u64 pos)
+{
+	off_t at = (off_t)((a->members[dev].offset << FR_SECTOR_SHIFT) + pos);
+	ssize_t n;
+
+	while (bytes) {
+		n = pread(a->members[dev].fd, buf, bytes, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -EIO;
+		buf = (u8 *)buf + n;
+		bytes -= (size_t)n;
+		at += n;
+	}
+	return 0;
+}
+
+int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
+		    const void *buf, size_t bytes, u64 pos)
+{
+	off_t at = (off_t)((a->members[dev].offset << FR_SECTOR_SHIFT) + pos);
+	ssize_t n;
+
+	while (bytes) {
+		n = pwrite(a->members[dev].fd, buf, bytes, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -EIO;
+		buf = (const u8 *)buf + n;
+		bytes -= (size_t)n;
+		at += n;
+	}
+	return 0;
+}
+
+void *rc_array_buf_alloc(size_t bytes)
+{
+	void *p;
+
+	return posix_memalign(&p, RC_BUF_ALIGN, bytes ? bytes : 1) ? NULL : p;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fanraid table line, read the way the target's constructor reads it,
+ * so that raidcalc derives exactly the geometry the kernel uses:
+ *
+ *	[<start> <len>] fanraid <level> <chunk_sectors> <#feature_args>
+ *		[<feature> [<value>]]* <#devs> <dev> <offset> [<dev> <offset>]...
+ *
+ * Every failure sets a static message naming the argument, and the index of
+ * the offending word.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "raidcalc.h"
+
+/* Words not yet consumed. */
+struct rc_words {
+	int argc;
+	char *const *argv;
+	int pos;
+};
+
+static int rc_fail(struct rc_array *a, const struct rc_words *w,
+		   const char *msg)
+{
+	a->error = msg;
+	a->error_arg = (unsigned int)w->pos;
+	return -EINVAL;
+}
+
+static const char *rc_next(struct rc_words *w)
+{
+	return w->pos < w->argc ? w->argv[w->pos++] : NULL;
+}
+
+/* A whole decimal word: no sign, no spaces, no trailing characters. */
+static bool rc_parse_u64(const char *s, u64 *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool rc_parse_u32(const char *s, u32 *v)
+{
+	u64 x;
+
+	if (!rc_parse_u64(s, &x) || x > UINT32_MAX)
+		return false;
+	*v = (u32)x;
+	return true;
+}
+
+static int rc_parse_level(struct rc_array *a, struct rc_words *w, u32 *level)
+{
+	const char *s = rc_next(w);
+
+	if (s && !strcmp(s, "raid0"))
+		*level = FR_LEVEL_RAID0;
+	else if (s && !strcmp(s, "raid6"))
+		*level = FR_LEVEL_RAID6;
+	else
+		return rc_fail(a, w, fr_geom_strerror(FR_GEOM_EBADLEVEL));
+	return 0;
+}
+
+static int rc_parse_chunk(struct rc_array *a, struct rc_words *w, u32 *chunk)
+{
+	enum fr_geom_err err;
+
+	if (!rc_parse_u32(rc_next(w), chunk))
+		return rc_fail(a, w, "Invalid chunk size: not a number");
+	err = fr_geom_check_chunk(*chunk);
+	return err ? rc_fail(a, w, fr_geom_strerror(err)) : 0;
+}
+
+/* The feature group; its count counts words, values included. */
+static int rc_parse_features(struct rc_array *a, struct rc_words *w)
+{
+	const char *name, *val;
+	u32 nwords;
+	int end;
+
+	if (!rc_parse_u32(rc_next(w), &nwords) ||
+	    nwords > (u32)(w->argc - w->pos))
+		return rc_fail(a, w, "Invalid feature argument count");
+	end = w->pos + (int)nwords;
+	while (w->pos < end) {
+		name = rc_next(w);
+		if (strcmp(name, "flush_policy"))
+			return rc_fail(a, w, "Unknown feature");
+		if (a->flush_given)
+			return rc_fail(a, w, "Feature flush_policy duplicated");
+		if (w->pos >= end)
+			return rc_fail(a, w, "Feature flush_policy needs a value");
+		val = rc_next(w);
+		if (!strcmp(val, "passthrough"))
+			a->flush = RC_FLUSH_PASSTHROUGH;
+		else if (!strcmp(val, "drop"))
+			a->flush = RC_FLUSH_DROP;
+		else
+			return rc_fail(a, w, "Invalid flush_policy: must be passthrough or drop");
+		a->flush_given = true;
+	}
+	return 0;
+}
+
+static int rc_parse_devs(struct rc_array *a, struct rc_words *w, u32 level)
+{
+	enum fr_geom_err err;
+	struct rc_member *m;
+	const char *dev;
+	u32 n, i;
+
+	if (!rc_parse_u32(rc_next(w), &n))
+		return rc_fail(a, w, "Invalid device count");
+	err = fr_geom_check_devs(level, n);
+	if (err)
+		return rc_fail(a, w, fr_geom_strerror(err));
+	if ((u64)(w->argc - w->pos) < 2ull * n)
+		return rc_fail(a, w, "Not enough arguments for the devices");
+	for (i = 0; i < n; i++) {
+		m = &a->members[i];
+		dev = rc_next(w);
+		if (strlen(dev) >= sizeof(m->dev))
+			return rc_fail(a, w, "Device name too long");
+		strcpy(m->dev, dev);
+		if (!rc_parse_u64(rc_next(w), &m->offset))
+			return rc_fail(a, w, "Invalid device offset");
+		m->fd = -1;
+	}
+	a->nmembers = n;
+	return 0;
+}
+
+/*
+ * "<start> <len>" ahead of the target name, as dmsetup table prints it.
+ * A first word that is not a number is taken as the target name.
+ */
+static int rc_parse_span(struct rc_array *a, struct rc_words *w, u64 *len)
+{
+	if (w->argc < 1 || w->argv[0][0] < '0' || w->argv[0][0] > '9') {
+		*len = 0;
+		return 0;
+	}
+	if (!rc_parse_u64(rc_next(w), &a->start))
+		return rc_fail(a, w, "Invalid start sector");
+	if (!rc_parse_u64(rc_next(w), len) || !*len)
+		return rc_fail(a, w, "Invalid target length");
+	return 0;
+}
+
+int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
+{
+	struct rc_words w = { .argc = argc, .argv = argv };
+	enum fr_geom_err gerr;
+	u32 level, chunk;
+	u64 tlen, ms;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	err = rc_parse_span(a, &w, &tlen);
+	if (err)
+		return err;
+	if (!w.argv || w.pos >= argc || strcmp(rc_next(&w), "fanraid"))
+		return rc_fail(a, &w, "Expected target name fanraid");
+	err = rc_parse_level(a, &w, &level);
+	if (!err)
+		err = rc_parse_chunk(a, &w, &chunk);
+	if (!err)
+		err = rc_parse_features(a, &w);
+	if (!err)
+		err = rc_parse_devs(a, &w, level);
+	if (err)
+		return err;
+	if (w.pos != argc)
+		return rc_fail(a, &w, "Too many arguments");
+	if (len && tlen && len != tlen)
+		return rc_fail(a, &w, "Target length given twice, and they differ");
+	a->len = len ? len : tlen;
+	if (!a->len)
+		return rc_fail(a, &w, "Missing target length");
+	ms = fr_geom_member_sectors_for(level, a->nmembers, chunk, a->len);
+	gerr = fr_geom_init(&a->geom, level, a->nmembers, chunk, ms);
+	if (gerr)
+		return rc_fail(a, &w, fr_geom_strerror(gerr));
+	return 0;
+}
+
+int rc_array_format(const struct rc_array *a, char *buf, size_t size)
+{
+	static const char *const flush[] = {
+		[RC_FLUSH_PASSTHROUGH] = "passthrough",
+		[RC_FLUSH_DROP] = "drop",
+	};
+	size_t used = 0;
+	unsigned int i;
+	int n;
+
+	/* counts what a full line needs even once @buf is full */
+#define RC_EMIT(...)							\
+	do {								\
+		n = snprintf(used < size ? buf + used : NULL,		\
+			     used < size ? size - used : 0, __VA_ARGS__); \
+		if (n < 0)						\
+			return -EINVAL;					\
+		used += (size_t)n;					\
+	} while (0)
+
+	RC_EMIT("fanraid %s %u", a->geom.level == FR_LEVEL_RAID6 ?
+		"raid6" : "raid0", a->geom.chunk_sectors);
+	if (a->flush_given)
+		RC_EMIT(" 2 flush_policy %s", flush[a->flush]);
+	else
+		RC_EMIT(" 0");
+	RC_EMIT(" %u", a->nmembers);
+	for (i = 0; i < a->nmembers; i++)
+		RC_EMIT(" %s %llu", a->members[i].dev,
+			(unsigned long long)a->members[i].offset);
+#undef RC_EMIT
+	return used > INT32_MAX ? -EINVAL : (int)used;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A row slice: the same byte range of one row on every member, in aligned
+ * buffers, plus the pointer array in syndrome order (data index order,
+ * then P, then Q) that the parity calls take. Verify, read, build and
+ * rebuild all walk an array slice by slice; parity is bytewise, so a slice
+ * of a row is as good as the whole row and bounds memory at 64 members x
+ * 16 MiB chunks.
+ */
+#ifndef RC_SLICE_H
+#define RC_SLICE_H
+
+#include "raidcalc.h"
+
+struct rc_slice {
+	struct rc_array *a;
+	size_t bytes;			/* per member per step */
+	u64 chunk_bytes;
+	u8 *base;			/* one allocation for every buffer */
+	u8 *buf[FR_MAX_DEVS + 2];	/* member order, then 2 spare */
+	void *ptrs[FR_MAX_DEVS];	/* syndrome order for the current row */
+	unsigned int idx[FR_MAX_DEVS];	/* member -> its index in ptrs */
+};
+
+int rc_slice_init(struct rc_slice *s, struct rc_array *a);
+void rc_slice_free(struct rc_slice *s);
+
+/* Points ptrs/idx at @row's layout. */
+void rc_slice_order(struct rc_slice *s, u64 row);
+
+/* Byte position of (@row, @off) in every member's data area. */
+static inline u64 rc_slice_pos(const struct rc_slice *s, u64 row, u64 off)
+{
+	return row * s->chunk_bytes + off;
+}
+
+/* Reads one slice of @row from every member except @skip (-1: none). */
+int rc_slice_read(struct rc_slice *s, u64 row, u64 off, int skip);
+
+#endif /* RC_SLICE_H */

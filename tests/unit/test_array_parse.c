@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The table line as raidcalc reads it: the same grammar as the target's
+ * constructor, every error naming its argument, and TABLE output that
+ * round-trips.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "raidcalc.h"
+
+#define RC_T_MAXW 64
+
+/* Splits @line into words (in @copy) and parses them. */
+static int rc_t_parse(struct rc_array *a, const char *line, u64 len)
+{
+	static char copy[1024];
+	char *argv[RC_T_MAXW], *tok, *save;
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < RC_T_MAXW;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	return rc_array_parse(a, argc, argv, len);
+}
+
+static struct rc_array rc_t_a;
+
+static void test_array_parse_reads_dmsetup_table_output(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "0 1000000 fanraid raid6 128 0 5 "
+				    "8:16 2048 8:32 2048 /dev/sdd 0 8:64 8 "
+				    "8:80 2048", 0), 0);
+	assert_int_equal(a->len, 1000000);
+	assert_int_equal(a->geom.level, FR_LEVEL_RAID6);
+	assert_int_equal(a->geom.ndevs, 5);
+	assert_int_equal(a->geom.data_devs, 3);
+	assert_int_equal(a->geom.chunk_sectors, 128);
+	/* the kernel's rule: whole rows covering the target length */
+	assert_int_equal(a->geom.member_sectors,
+			 fr_geom_member_sectors_for(FR_LEVEL_RAID6, 5, 128,
+						    1000000));
+	assert_string_equal(a->members[2].dev, "/dev/sdd");
+	assert_int_equal(a->members[3].offset, 8);
+	assert_false(a->flush_given);
+}
+
+static void test_array_parse_takes_length_from_caller(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 /dev/x 0", 64), 0);
+	assert_int_equal(a->len, 64);
+	assert_int_equal(a->geom.member_sectors, 64);
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 /dev/x 0", 0),
+			 -EINVAL);
+	assert_string_equal(a->error, "Missing target length");
+	assert_int_equal(rc_t_parse(a, "0 64 fanraid raid0 8 0 1 /dev/x 0",
+				    64), 0);
+	assert_int_equal(rc_t_parse(a, "0 64 fanraid raid0 8 0 1 /dev/x 0",
+				    72), -EINVAL);
+	assert_string_equal(a->error,
+			    "Target length given twice, and they differ");
+}
+
+static void test_array_parse_reads_flush_policy(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 2 flush_policy drop "
+				    "2 a 0 b 0", 16), 0);
+	assert_true(a->flush_given);
+	assert_int_equal(a->flush, RC_FLUSH_DROP);
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 2 flush_policy "
+				    "passthrough 2 a 0 b 0", 16), 0);
+	assert_int_equal(a->flush, RC_FLUSH_PASSTHROUGH);
+}
+
+/* Each bad word gets its own message and the index just past it. */
+static void test_array_parse_rejects_each_bad_argument(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *error;
+	} cases[] = {
+		{ "fanraid raid5 8 0 1 a 0", "Invalid RAID level: must be raid0 or raid6" },
+		{ "fanraid raid0 12x 0 1 a 0", "Invalid chunk size: not a number" },
+		{ "fanraid raid0 -8 0 1 a 0", "Invalid chunk size: not a number" },
+		{ "fanraid raid0 12 0 1 a 0", "Invalid chunk size: not a power of two" },
+		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
+		{ "fanraid raid0 8 9 1 a 0", "Invalid feature argument count" },
+		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature flush_policy needs a value" },
+		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough or drop" },
+		{ "fanraid raid0 8 2 readahead 1 1 a 0", "Unknown feature" },
+		{ "fanraid raid0 8 4 flush_policy drop flush_policy drop 1 a 0", "Feature flush_policy duplicated" },
+		{ "fanraid raid6 8 0 3 a 0 b 0 c 0", "Too few devices for the RAID level (raid0 needs 1, raid6 needs 4)" },
+		{ "fanraid raid0 8 0 65 a 0", "Too many devices (max 64)" },
+		{ "fanraid raid0 8 0 2 a 0 b", "Not enough arguments for the devices" },
+		{ "fanraid raid0 8 0 1 a 0x10", "Invalid device offset" },
+		{ "fanraid raid0 8 0 1 a 0 b", "Too many arguments" },
+		{ "linear raid0 8 0 1 a 0", "Expected target name fanraid" },
+		{ "0 0 fanraid raid0 8 0 1 a 0", "Invalid target length" },
+		{ "1x 8 fanraid raid0 8 0 1 a 0", "Invalid start sector" },
+		{ "0 8 raid0 8 0 1 a 0", "Expected target name fanraid" },
+	};
+	struct rc_array *a = &rc_t_a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(rc_t_parse(a, cases[i].line, 64), -EINVAL);
+		assert_non_null(a->error);
+		assert_string_equal(a->error, cases[i].error);
+	}
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 a 7 b", 64),
+			 -EINVAL);
+	assert_int_equal(a->error_arg, 7);
+}
+
+/* TABLE form: canonical, defaults the user gave kept, and re-parseable. */
+static void test_array_format_round_trips(void **state)
+{
+	static const char *const lines[] = {
+		"fanraid raid6 128 0 4 8:16 0 8:32 0 8:48 0 8:64 2048",
+		"fanraid raid0 8 2 flush_policy passthrough 1 /dev/a 0",
+		"fanraid raid6 32768 2 flush_policy drop 5 a 1 b 2 c 3 d 4 e 5",
+	};
+	struct rc_array *a = &rc_t_a;
+	char buf[512], again[512];
+	unsigned int i;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(rc_t_parse(a, lines[i], 1 << 20), 0);
+		n = rc_array_format(a, buf, sizeof(buf));
+		assert_int_equal(n, strlen(lines[i]));
+		assert_string_equal(buf, lines[i]);
+		assert_int_equal(rc_t_parse(a, buf, 1 << 20), 0);
+		rc_array_format(a, again, sizeof(again));
+		assert_string_equal(again, buf);
+	}
+	/* a short buffer still learns the full length, and stays a string */
+	assert_int_equal(rc_array_format(a, buf, 10), strlen(lines[2]));
+	assert_int_equal(strlen(buf), 9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_array_parse_reads_dmsetup_table_output),
+		cmocka_unit_test(test_array_parse_takes_length_from_caller),
+		cmocka_unit_test(test_array_parse_reads_flush_policy),
+		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
+		cmocka_unit_test(test_array_format_round_trips),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
