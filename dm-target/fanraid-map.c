@@ -35,22 +35,34 @@ static int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
 	struct fanraid_dev *d = &fc->devs[dev];
 
 	fb->dev = dev;
+	fb->handled = false;
 	bio_set_dev(bio, d->dm_dev->bdev);
 	bio->bi_iter.bi_sector = d->offset + member_sector;
 	fanraid_count(&d->stats, bio);
 	return DM_MAPIO_REMAPPED;
 }
 
-/* A read or write that lies inside one chunk goes to that chunk's member. */
+/*
+ * A read or write that lies inside one chunk goes to that chunk's member.
+ * RAID6 writes, and reads of a failed member, need other members' data
+ * first and go to the worker.
+ */
 static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 {
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	struct fanraid_bio *fb;
 	struct fr_loc loc;
 
 	if (WARN_ON_ONCE(bio_sectors(bio) >
 			 fr_geom_chunk_remaining(&fc->geom, logical)))
 		return DM_MAPIO_KILL;
 	fr_geom_map(&fc->geom, logical, &loc);
+	if (fc->r6) {
+		if (op_is_write(bio_op(bio)) || fanraid_is_failed(fc, loc.dev))
+			return fanraid_r6_queue(fc, bio, loc.dev);
+		fb = dm_per_bio_data(bio, sizeof(*fb));
+		fb->iter = bio->bi_iter;
+	}
 	return fanraid_remap(fc, bio, loc.dev, loc.sector);
 }
 
@@ -69,7 +81,7 @@ static sector_t fanraid_member_boundary(const struct fr_geom *g, u32 dev,
 	if (loc.dev == dev)
 		return loc.sector;
 	row_start = loc.row << g->chunk_shift;
-	/* RAID0: member index == data index within the row */
+	/* RAID0 only: member index == data index within the row */
 	return dev > loc.data_idx ? row_start : row_start + g->chunk_sectors;
 }
 
@@ -93,6 +105,7 @@ static int fanraid_map_range(struct fanraid_c *fc, struct bio *bio, u32 dev)
 		struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
 		fb->dev = dev;
+		fb->handled = true;
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
@@ -110,6 +123,13 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 
 		if (WARN_ON_ONCE(dev >= fc->ndevs))
 			return DM_MAPIO_KILL;
+		if (fanraid_is_failed(fc, dev)) {
+			struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+
+			fb->handled = true;
+			bio_endio(bio);
+			return DM_MAPIO_SUBMITTED;
+		}
 		atomic64_inc(&fc->devs[dev].stats.flushes);
 		return fanraid_remap(fc, bio, dev, 0);
 	}
@@ -138,24 +158,36 @@ void fanraid_trigger_event(struct work_struct *work)
 
 /*
  * Count member errors and tell userspace through a table event. Readahead
- * failures and unsupported operations are not member faults.
+ * failures and unsupported operations are not member faults. A RAID6 read
+ * that fails marks its member failed and is served again, degraded, by the
+ * worker, which then completes it.
  */
 int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 {
 	struct fanraid_c *fc = ti->private;
-	struct fanraid_bio *fb;
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
-	if (!*error || *error == BLK_STS_NOTSUPP)
+	if (fb->handled || !*error || *error == BLK_STS_NOTSUPP)
 		return DM_ENDIO_DONE;
 	if (bio->bi_opf & REQ_RAHEAD)
 		return DM_ENDIO_DONE;
-
-	fb = dm_per_bio_data(bio, sizeof(*fb));
 	if (WARN_ON_ONCE(fb->dev >= fc->ndevs))
 		return DM_ENDIO_DONE;
+
 	if (atomic64_inc_return(&fc->devs[fb->dev].stats.errors) <
 	    FANRAID_EVENT_THRESHOLD)
 		schedule_work(&fc->trigger_event);
+
+	if (fc->r6 && bio_op(bio) == REQ_OP_READ) {
+		if (!test_and_set_bit(fb->dev, fc->failed))
+			DMERR("%s: member %u failed with read error %d",
+			      dm_table_device_name(ti->table), fb->dev,
+			      blk_status_to_errno(*error));
+		bio->bi_iter = fb->iter;
+		bio->bi_status = BLK_STS_OK;
+		fanraid_r6_queue(fc, bio, fb->dev);
+		return DM_ENDIO_INCOMPLETE;
+	}
 	return DM_ENDIO_DONE;
 }
 

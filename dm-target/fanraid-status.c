@@ -6,10 +6,12 @@
 
 #include "fanraid.h"
 
-/* Health of a member: 'A' alive, 'D' has returned I/O errors since load. */
-static char fanraid_dev_health(struct fanraid_dev *dev)
+/* Health of a member: 'A' alive, 'D' failed or returned I/O errors since load. */
+static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 {
-	return atomic64_read(&dev->stats.errors) ? 'D' : 'A';
+	if (fanraid_is_failed(fc, i) || atomic64_read(&fc->devs[i].stats.errors))
+		return 'D';
+	return 'A';
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -42,8 +44,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	case STATUSTYPE_INFO:
 		DMEMIT("raid%u %u ", fc->geom.level, fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
-			DMEMIT("%c", fanraid_dev_health(&fc->devs[i]));
-		/* RAID0 has no redundancy to synchronise: always in sync. */
+			DMEMIT("%c", fanraid_dev_health(fc, i));
+		/* No resync exists yet: the array counts as in sync. */
 		DMEMIT(" %llu/%llu idle", (unsigned long long)ti->len,
 		       (unsigned long long)ti->len);
 		for (i = 0; i < fc->ndevs; i++)
@@ -86,7 +88,31 @@ static void fanraid_stats_reset(struct fanraid_stats *s)
 	atomic64_set(&s->errors, 0);
 }
 
-/* Messages: "stats reset". */
+/* "fail <idx>": take a RAID6 member out of service, as an I/O error would. */
+static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
+{
+	u32 idx;
+
+	if (!fc->r6) {
+		DMWARN("fail: raid0 has no redundancy; refusing");
+		return -EINVAL;
+	}
+	if (kstrtou32(arg, 10, &idx) || idx >= fc->ndevs) {
+		DMWARN("fail: invalid member index %s", arg);
+		return -EINVAL;
+	}
+	if (!test_and_set_bit(idx, fc->failed)) {
+		DMWARN("%s: member %u failed by message",
+		       dm_table_device_name(fc->ti->table), idx);
+		if (bitmap_weight(fc->failed, fc->ndevs) > 2)
+			DMERR("%s: more than two members failed: I/O will fail",
+			      dm_table_device_name(fc->ti->table));
+		dm_table_event(fc->ti->table);
+	}
+	return 0;
+}
+
+/* Messages: "stats reset", "fail <idx>". */
 int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		    char *result, unsigned int maxlen)
 {
@@ -99,6 +125,8 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 			fanraid_stats_reset(&fc->devs[i].stats);
 		return 0;
 	}
+	if (argc == 2 && !strcasecmp(argv[0], "fail"))
+		return fanraid_message_fail(fc, argv[1]);
 	DMWARN("Unrecognised message received");
 	return -EINVAL;
 }

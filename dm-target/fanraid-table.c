@@ -35,8 +35,7 @@ static int fanraid_parse_geometry(struct dm_arg_set *as, u32 *level,
 	if (!strcmp(arg, "raid0")) {
 		*level = FR_LEVEL_RAID0;
 	} else if (!strcmp(arg, "raid6")) {
-		*error = "RAID level raid6 is not supported by this module version";
-		return -EINVAL;
+		*level = FR_LEVEL_RAID6;
 	} else {
 		*error = "Invalid RAID level: must be raid0 or raid6";
 		return -EINVAL;
@@ -198,18 +197,27 @@ static int fanraid_parse_dev(struct dm_target *ti, struct fanraid_c *fc,
 	return 0;
 }
 
-static void fanraid_set_target_limits(struct dm_target *ti,
-				      struct fanraid_c *fc)
+static int fanraid_set_target_limits(struct dm_target *ti,
+				     struct fanraid_c *fc)
 {
-	u32 n = fc->ndevs;
+	u32 n = fc->ndevs, max_io = fc->geom.chunk_sectors;
+	/* RAID6 parity would not cover what a member discards. */
+	u32 ranged = fc->r6 ? 0 : n;
 
+	if (fc->r6)
+		max_io = min_t(u32, max_io, FANRAID_R6_MAX_IO_SECTORS);
+	if (dm_set_target_max_io_len(ti, max_io)) {
+		ti->error = "Cannot set max I/O length to the chunk size";
+		return -EINVAL;
+	}
 	/* No volatile cache to flush: advertising none lets the block layer drop them. */
 	ti->num_flush_bios =
 		fc->features.flush_policy == FANRAID_FLUSH_DROP ? 0 : n;
-	ti->num_discard_bios = n;
-	ti->num_secure_erase_bios = n;
-	ti->num_write_zeroes_bios = n;
+	ti->num_discard_bios = ranged;
+	ti->num_secure_erase_bios = ranged;
+	ti->num_write_zeroes_bios = ranged;
 	ti->per_io_data_size = sizeof(struct fanraid_bio);
+	return 0;
 }
 
 /*
@@ -217,7 +225,7 @@ static void fanraid_set_target_limits(struct dm_target *ti,
  *   <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *   <#devs> <dev> <offset> [<dev> <offset>]*
  *
- * level:         raid0 (raid6 is refused by this version)
+ * level:         raid0 | raid6
  * chunk_sectors: power of two, 8..32768
  * features:      flush_policy passthrough|drop
  * offset:        start of the member's data area, in sectors
@@ -268,12 +276,14 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 			goto bad;
 	}
 
-	r = dm_set_target_max_io_len(ti, chunk);
-	if (r) {
-		ti->error = "Cannot set max I/O length to the chunk size";
-		goto bad;
+	if (level == FR_LEVEL_RAID6) {
+		r = fanraid_r6_create(fc, &ti->error);
+		if (r)
+			goto bad;
 	}
-	fanraid_set_target_limits(ti, fc);
+	r = fanraid_set_target_limits(ti, fc);
+	if (r)
+		goto bad;
 
 	DMINFO("%s: raid%u, %u members, chunk %u sectors, flush_policy %s",
 	       dm_table_device_name(ti->table), level, ndevs, chunk,
@@ -292,6 +302,7 @@ void fanraid_dtr(struct dm_target *ti)
 
 	if (!fc)
 		return;
+	fanraid_r6_destroy(fc);
 	flush_work(&fc->trigger_event);
 	for (i = 0; i < fc->ndevs; i++)
 		if (fc->devs[i].dm_dev)

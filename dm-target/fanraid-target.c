@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dm-fanraid: stripe one block device across 1-64 members.
+ * dm-fanraid: stripe one block device across 1-64 members, RAID0 or RAID6.
  *
  * This file only binds the target type to the hooks in fanraid-table.c,
  * fanraid-map.c and fanraid-status.c. It is not called dm-fanraid.c
@@ -41,6 +41,6 @@ static void __exit dm_fanraid_exit(void)
 module_init(dm_fanraid_init);
 module_exit(dm_fanraid_exit);
 
-MODULE_DESCRIPTION(DM_NAME " RAID0 striping target for many SSDs");
+MODULE_DESCRIPTION(DM_NAME " RAID0/RAID6 striping target for many SSDs");
 MODULE_AUTHOR("fanraid developers");
 MODULE_LICENSE("GPL");

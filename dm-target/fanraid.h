@@ -7,6 +7,10 @@
 
 #include <linux/device-mapper.h>
 #include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/bitmap.h>
+#include <linux/mempool.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 
 #include <fanraid/geom.h>
@@ -15,6 +19,17 @@
 
 /* Errors a member may return before we stop raising table events for it. */
 #define FANRAID_EVENT_THRESHOLD	15
+
+/*
+ * RAID6 operations cover at most this much of one chunk, so an operation's
+ * buffers (one per member) stay small and bounded.
+ */
+#define FANRAID_R6_MAX_IO_SECTORS	256
+#define FANRAID_R6_MAX_PAGES	(FANRAID_R6_MAX_IO_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
+/* Row locks are hashed; a collision only serialises two unrelated rows. */
+#define FANRAID_R6_LOCK_BITS	8
+/* Operations in flight per array: bounds RAID6 memory to this many ops' pages. */
+#define FANRAID_R6_MAX_ACTIVE	16
 
 enum fanraid_flush_policy {
 	FANRAID_FLUSH_PASSTHROUGH,	/* default: every flush reaches every member */
@@ -47,19 +62,35 @@ struct fanraid_features {
 	bool flush_policy_set;
 };
 
+/* RAID6 state: the worker, its memory pools and the per-row write locks. */
+struct fanraid_r6 {
+	struct workqueue_struct *wq;
+	mempool_t page_pool;
+	mempool_t op_pool;
+	struct bio_set bs;
+	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
+};
+
 struct fanraid_c {
 	struct dm_target *ti;
 	struct fr_geom geom;
 	struct fanraid_features features;
+	struct fanraid_r6 *r6;		/* NULL for RAID0 */
+	/* Members failed by an I/O error or a "fail" message (RAID6). */
+	DECLARE_BITMAP(failed, FR_MAX_DEVS);
 	/* dm_table_event() may sleep, so end_io defers it here. */
 	struct work_struct trigger_event;
 	u32 ndevs;
 	struct fanraid_dev devs[] __counted_by(ndevs);
 };
 
-/* Per-bio data: which member a clone went to, for end_io accounting. */
+/* Per-bio data, so the map path never allocates. */
 struct fanraid_bio {
-	u32 dev;
+	struct fanraid_c *fc;
+	struct work_struct work;	/* RAID6 worker item */
+	struct bvec_iter iter;		/* RAID6 read as mapped, to retry degraded */
+	u32 dev;			/* member the clone went to */
+	bool handled;			/* completed by fanraid itself, counted there */
 };
 
 /* fanraid-table.c */
@@ -74,6 +105,12 @@ void fanraid_trigger_event(struct work_struct *work);
 int fanraid_iterate_devices(struct dm_target *ti,
 			    iterate_devices_callout_fn fn, void *data);
 void fanraid_io_hints(struct dm_target *ti, struct queue_limits *limits);
+
+/* fanraid-raid6.c */
+int fanraid_r6_create(struct fanraid_c *fc, char **error);
+void fanraid_r6_destroy(struct fanraid_c *fc);
+int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
+bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid RAID6: parity writes and degraded reads.
+ *
+ * Reads of healthy members never come here: fanraid_map() sends them
+ * straight to the data chunk's member. Writes, and reads of a failed
+ * member, are queued to a worker because they must wait for other members'
+ * I/O. Each operation covers the 4 KiB pages of one chunk that a bio
+ * touches (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), holds
+ * that row's lock so two writes never interleave their parity updates, and
+ * works on whole pages so lib/raid6 sees the same block for every slot.
+ *
+ * Writes reconstruct: they read the row's other data pages (and, degraded,
+ * P and Q to rebuild what is missing), merge the bio, compute P and Q with
+ * raid6_call.gen_syndrome, and write data, P and Q before the bio completes.
+ *
+ * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
+ * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
+ */
+#include <linux/bio.h>
+#include <linux/hash.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/mempool.h>
+#include <linux/raid/pq.h>
+#include <linux/slab.h>
+
+#include "fanraid.h"
+
+struct fanraid_r6op;
+
+/* Carries a member bio's slot to its completion. */
+struct fanraid_r6io {
+	struct fanraid_r6op *op;
+	u32 slot;
+	blk_status_t status;
+};
+
+/* One queued operation: one bio, one row, up to FANRAID_R6_MAX_PAGES pages per slot. */
+struct fanraid_r6op {
+	struct fanraid_c *fc;
+	struct bio *bio;
+	u64 row;
+	u32 target;			/* data slot the bio addresses */
+	u32 first_page;			/* page within the chunk */
+	u32 npages;
+	u32 page_skip;			/* bytes from the first page to the bio's start */
+	unsigned long missing;		/* slots that cannot be read or written */
+	atomic_t pending;
+	struct completion done;
+	struct fanraid_r6io io[FR_MAX_DEVS];
+	struct page *pages[FR_MAX_DEVS][FANRAID_R6_MAX_PAGES];
+};
+
+static u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
+{
+	if (slot == g->data_devs)
+		return fr_geom_p_dev(g, row);
+	if (slot == g->data_devs + 1)
+		return fr_geom_q_dev(g, row);
+	return fr_geom_data_dev(g, row, slot);
+}
+
+static struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row)
+{
+	return &fc->r6->row_locks[hash_64(row, FANRAID_R6_LOCK_BITS)];
+}
+
+static void fanraid_r6_endio(struct bio *bio)
+{
+	struct fanraid_r6io *io = bio->bi_private;
+	struct fanraid_r6op *op = io->op;
+
+	io->status = bio->bi_status;
+	bio_put(bio);
+	if (atomic_dec_and_test(&op->pending))
+		complete(&op->done);
+}
+
+/*
+ * Read or write the op's pages of every slot in @slots, in parallel, and
+ * wait. A slot whose member fails is marked failed and added to
+ * op->missing. Returns the number of slots that failed.
+ */
+static int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots,
+			 blk_opf_t opf)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	sector_t member_sector = (op->row << g->chunk_shift) +
+				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned int bytes = op->npages << PAGE_SHIFT;
+	int failures = 0;
+	u32 slot, i;
+
+	atomic_set(&op->pending, 1);
+	reinit_completion(&op->done);
+	for_each_set_bit(slot, &slots, g->ndevs) {
+		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
+		struct fanraid_dev *d = &fc->devs[dev];
+		struct fanraid_r6io *io = &op->io[slot];
+		struct bio *bio;
+
+		io->op = op;
+		io->slot = slot;
+		io->status = BLK_STS_OK;
+		bio = bio_alloc_bioset(d->dm_dev->bdev, op->npages, opf,
+				       GFP_NOIO, &fc->r6->bs);
+		bio->bi_iter.bi_sector = d->offset + member_sector;
+		bio->bi_private = io;
+		bio->bi_end_io = fanraid_r6_endio;
+		for (i = 0; i < op->npages; i++)
+			__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
+		if (op_is_write(opf)) {
+			atomic64_inc(&d->stats.writes);
+			atomic64_add(bytes >> SECTOR_SHIFT, &d->stats.write_sectors);
+		} else {
+			atomic64_inc(&d->stats.reads);
+			atomic64_add(bytes >> SECTOR_SHIFT, &d->stats.read_sectors);
+		}
+		atomic_inc(&op->pending);
+		submit_bio_noacct(bio);
+	}
+	if (!atomic_dec_and_test(&op->pending))
+		wait_for_completion_io(&op->done);
+
+	for_each_set_bit(slot, &slots, g->ndevs) {
+		u32 dev;
+
+		if (op->io[slot].status == BLK_STS_OK)
+			continue;
+		dev = fanraid_r6_slot_dev(g, op->row, slot);
+		atomic64_inc(&fc->devs[dev].stats.errors);
+		if (!test_and_set_bit(dev, fc->failed)) {
+			DMERR("%s: member %u failed with I/O error %d",
+			      dm_table_device_name(fc->ti->table), dev,
+			      blk_status_to_errno(op->io[slot].status));
+			schedule_work(&fc->trigger_event);
+		}
+		set_bit(slot, &op->missing);
+		failures++;
+	}
+	return failures;
+}
+
+/* XOR @src into @dst, one page. */
+static void fanraid_r6_xor_page(u8 *dst, const u8 *src)
+{
+	unsigned long *d = (unsigned long *)dst;
+	const unsigned long *s = (const unsigned long *)src;
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE / sizeof(*d); i++)
+		d[i] ^= s[i];
+}
+
+/*
+ * Rebuild the missing slots of page @p from the others. lib/raid6 exports
+ * the two-data and data+P recoveries; the module dispatches the rest: one
+ * data block from P by XOR, P or Q alone by regenerating the syndrome.
+ */
+static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
+				    u32 fb)
+{
+	u32 n = op->fc->geom.ndevs, pslot = n - 2, qslot = n - 1, i;
+	void *ptrs[FR_MAX_DEVS];
+
+	for (i = 0; i < n; i++)
+		ptrs[i] = page_address(op->pages[i][p]);
+
+	if (fa >= pslot) {
+		/* Only P and/or Q lost: the data is whole. */
+		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	} else if (fb == qslot || fb == n) {
+		/* One data block (and maybe Q): D = P ^ the other data. */
+		memcpy(ptrs[fa], ptrs[pslot], PAGE_SIZE);
+		for (i = 0; i < pslot; i++)
+			if (i != fa)
+				fanraid_r6_xor_page(ptrs[fa], ptrs[i]);
+		if (fb == qslot)
+			raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	} else if (fb == pslot) {
+		raid6_datap_recov(n, PAGE_SIZE, fa, ptrs);
+	} else {
+		raid6_2data_recov(n, PAGE_SIZE, fa, fb, ptrs);
+	}
+}
+
+/* Rebuild every missing slot of the op; -EIO when more than two are lost. */
+static int fanraid_r6_recover(struct fanraid_r6op *op)
+{
+	u32 n = op->fc->geom.ndevs, fa, fb, p;
+
+	if (!op->missing)
+		return 0;
+	if (hweight_long(op->missing) > 2)
+		return -EIO;
+	fa = find_first_bit(&op->missing, n);
+	fb = find_next_bit(&op->missing, n, fa + 1);
+	for (p = 0; p < op->npages; p++)
+		fanraid_r6_recover_page(op, p, fa, fb);
+	return 0;
+}
+
+/* Copy between the bio and the target slot's pages, in the bio's direction. */
+static void fanraid_r6_copy_bio(struct fanraid_r6op *op)
+{
+	struct bio *bio = op->bio;
+	bool to_pages = op_is_write(bio_op(bio));
+	unsigned int pos = op->page_skip;
+	struct bio_vec bv;
+	struct bvec_iter iter;
+
+	bio_for_each_segment(bv, bio, iter) {
+		unsigned int done = 0;
+
+		while (done < bv.bv_len) {
+			struct page *page = op->pages[op->target][pos >> PAGE_SHIFT];
+			unsigned int off = offset_in_page(pos);
+			unsigned int len = min(bv.bv_len - done,
+					       (unsigned int)PAGE_SIZE - off);
+			void *mem = bvec_kmap_local(&bv);
+
+			if (to_pages)
+				memcpy(page_address(page) + off, mem + done, len);
+			else
+				memcpy(mem + done, page_address(page) + off, len);
+			kunmap_local(mem);
+			done += len;
+			pos += len;
+		}
+	}
+}
+
+static unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
+{
+	const struct fr_geom *g = &op->fc->geom;
+	unsigned long missing = 0;
+	u32 slot;
+
+	for (slot = 0; slot < g->ndevs; slot++)
+		if (test_bit(fanraid_r6_slot_dev(g, op->row, slot), op->fc->failed))
+			set_bit(slot, &missing);
+	return missing;
+}
+
+/* Read the slots the op needs; retry once per member that fails meanwhile. */
+static int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
+{
+	int tries;
+
+	for (tries = 0; tries <= 2; tries++) {
+		unsigned long todo = want & ~op->missing;
+
+		if (hweight_long(op->missing) > 2)
+			return -EIO;
+		if (!fanraid_r6_io(op, todo, REQ_OP_READ))
+			return 0;
+		/* A member failed: its slot must now be rebuilt from all the others. */
+		want = GENMASK(op->fc->geom.ndevs - 1, 0);
+	}
+	return -EIO;
+}
+
+static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
+{
+	const struct fr_geom *g = &op->fc->geom;
+	u32 n = g->ndevs, p;
+	unsigned long want, write;
+	void *ptrs[FR_MAX_DEVS];
+	bool partial;
+	u32 i;
+
+	partial = op->page_skip || bio_sectors(op->bio) !=
+		  op->npages << (PAGE_SHIFT - SECTOR_SHIFT);
+	if (op->missing) {
+		/* Degraded: read every survivor and rebuild the lost slots. */
+		want = GENMASK(n - 1, 0);
+	} else {
+		want = GENMASK(n - 3, 0);
+		if (!partial)
+			clear_bit(op->target, &want);
+	}
+	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
+		return BLK_STS_IOERR;
+
+	fanraid_r6_copy_bio(op);
+	for (p = 0; p < op->npages; p++) {
+		for (i = 0; i < n; i++)
+			ptrs[i] = page_address(op->pages[i][p]);
+		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	}
+
+	write = BIT(op->target) | BIT(n - 2) | BIT(n - 1);
+	fanraid_r6_io(op, write & ~op->missing,
+		      REQ_OP_WRITE | (op->bio->bi_opf & REQ_FUA));
+	/* Data is safe while at most two slots of the row are lost. */
+	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
+{
+	if (fanraid_r6_read_slots(op, GENMASK(op->fc->geom.ndevs - 1, 0)) ||
+	    fanraid_r6_recover(op))
+		return BLK_STS_IOERR;
+	fanraid_r6_copy_bio(op);
+	return BLK_STS_OK;
+}
+
+static void fanraid_r6_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+	struct fanraid_c *fc = fb->fc;
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+	const struct fr_geom *g = &fc->geom;
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	u32 in_chunk = logical & (g->chunk_sectors - 1);
+	struct fanraid_r6op *op;
+	struct fr_loc loc;
+	struct mutex *lock;
+	blk_status_t status;
+	u32 s, p;
+
+	fr_geom_map(g, logical, &loc);
+	op = mempool_alloc(&fc->r6->op_pool, GFP_NOIO);
+	memset(op, 0, offsetof(struct fanraid_r6op, pages));
+	op->fc = fc;
+	op->bio = bio;
+	op->row = loc.row;
+	op->target = loc.data_idx;
+	op->first_page = in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT);
+	op->page_skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
+	op->npages = DIV_ROUND_UP(op->page_skip + bio->bi_iter.bi_size,
+				  PAGE_SIZE);
+	init_completion(&op->done);
+
+	if (WARN_ON_ONCE(op->npages > FANRAID_R6_MAX_PAGES)) {
+		mempool_free(op, &fc->r6->op_pool);
+		bio->bi_status = BLK_STS_IOERR;
+		bio_endio(bio);
+		return;
+	}
+	for (s = 0; s < g->ndevs; s++)
+		for (p = 0; p < op->npages; p++)
+			op->pages[s][p] = mempool_alloc(&fc->r6->page_pool,
+							GFP_NOIO);
+
+	lock = fanraid_r6_row_lock(fc, op->row);
+	mutex_lock(lock);
+	op->missing = fanraid_r6_failed_slots(op);
+	if (op_is_write(bio_op(bio)))
+		status = fanraid_r6_do_write(op);
+	else
+		status = fanraid_r6_do_read(op);
+	mutex_unlock(lock);
+
+	for (s = 0; s < g->ndevs; s++)
+		for (p = 0; p < op->npages; p++)
+			mempool_free(op->pages[s][p], &fc->r6->page_pool);
+	mempool_free(op, &fc->r6->op_pool);
+
+	bio->bi_status = status;
+	bio_endio(bio);
+}
+
+/* Queue a write, or a read of a failed member, for the worker. */
+int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+
+	fb->dev = dev;
+	fb->fc = fc;
+	fb->handled = true;
+	INIT_WORK(&fb->work, fanraid_r6_work);
+	queue_work(fc->r6->wq, &fb->work);
+	return DM_MAPIO_SUBMITTED;
+}
+
+bool fanraid_is_failed(struct fanraid_c *fc, u32 dev)
+{
+	return test_bit(dev, fc->failed);
+}
+
+int fanraid_r6_create(struct fanraid_c *fc, char **error)
+{
+	struct fanraid_r6 *r6;
+	int i, r;
+
+	r6 = kzalloc(sizeof(*r6), GFP_KERNEL);
+	if (!r6) {
+		*error = "Cannot allocate RAID6 state";
+		return -ENOMEM;
+	}
+	fc->r6 = r6;
+	for (i = 0; i < ARRAY_SIZE(r6->row_locks); i++)
+		mutex_init(&r6->row_locks[i]);
+
+	/* Enough for one operation on every slot, so the worker always progresses. */
+	r = mempool_init_page_pool(&r6->page_pool,
+				   fc->ndevs * FANRAID_R6_MAX_PAGES, 0);
+	if (!r)
+		r = mempool_init_kmalloc_pool(&r6->op_pool, 1,
+					      sizeof(struct fanraid_r6op));
+	if (!r)
+		r = bioset_init(&r6->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS);
+	if (r) {
+		*error = "Cannot allocate RAID6 memory pools";
+		return r;
+	}
+	r6->wq = alloc_workqueue("kfanraid6", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				 FANRAID_R6_MAX_ACTIVE);
+	if (!r6->wq) {
+		*error = "Cannot allocate RAID6 workqueue";
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fanraid_r6_destroy(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	if (!r6)
+		return;
+	if (r6->wq)
+		destroy_workqueue(r6->wq);
+	bioset_exit(&r6->bs);
+	mempool_exit(&r6->op_pool);
+	mempool_exit(&r6->page_pool);
+	kfree(r6);
+	fc->r6 = NULL;
+}
