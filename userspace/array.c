@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Sizing and assembly checks. Every refusal writes one message into the
+ * caller's buffer, starting with the member it is about.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "array.h"
+#include "util.h"
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static uint64_t round_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/*
+ * Default chunk: 512 KiB, or the members' optimal I/O size when that is a
+ * larger power of two the target accepts (a hardware stripe, say).
+ */
+static uint64_t default_chunk(const struct fr_member *m, uint32_t n)
+{
+	uint64_t chunk = FR_DEFAULT_CHUNK;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t io = m[i].opt_io > m[i].min_io ? m[i].opt_io :
+							   m[i].min_io;
+
+		if (io > chunk && fr_ilog2_exact(io) >= 0 &&
+		    io <= (uint64_t)FR_MAX_CHUNK_SECTORS << FR_SECTOR_SHIFT)
+			chunk = io;
+	}
+	return chunk;
+}
+
+/*
+ * Default data offset: 1 MiB rounded up to every member's I/O granularity,
+ * shifted by the alignment offset when all members share one.
+ */
+static uint64_t default_data_offset(const struct fr_member *m, uint32_t n)
+{
+	uint64_t off = FR_DEFAULT_DATA_OFFSET, align = m[0].align_offset;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (m[i].min_io > 4096 && m[i].min_io % 4096 == 0)
+			off = round_up(off, m[i].min_io);
+		if (m[i].opt_io > 4096 && m[i].opt_io % 4096 == 0)
+			off = round_up(off, m[i].opt_io);
+		if (m[i].align_offset != align)
+			align = 0;
+	}
+	if (align % 4096)
+		align = 0;
+	return off + align;
+}
+
+/* Decides chunk, data offset and sizes for a new array over @m[0..n). */
+int fr_plan_create(const struct fr_member *m, uint32_t n, uint32_t level,
+		   uint64_t chunk_bytes, uint64_t data_offset_bytes,
+		   struct fr_plan *plan, char *err, size_t len)
+{
+	char need[32], have[32];
+	struct fr_geom g;
+	enum fr_geom_err gerr;
+	uint64_t usable;
+	uint32_t i;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!chunk_bytes)
+		chunk_bytes = default_chunk(m, n);
+	if (chunk_bytes % 512 || chunk_bytes >> FR_SECTOR_SHIFT > UINT32_MAX)
+		return fail(err, len, "--chunk %llu: %s",
+			    (unsigned long long)chunk_bytes,
+			    fr_geom_strerror(FR_GEOM_ECHUNKPOW2));
+	gerr = fr_geom_check_shape(level, n,
+				   (uint32_t)(chunk_bytes >> FR_SECTOR_SHIFT));
+	if (gerr == FR_GEOM_ETOOFEWDEVS || gerr == FR_GEOM_ETOOMANYDEVS)
+		return fail(err, len, "%u devices: %s", n,
+			    fr_geom_strerror(gerr));
+	if (gerr)
+		return fail(err, len, "--chunk %llu: %s",
+			    (unsigned long long)chunk_bytes,
+			    fr_geom_strerror(gerr));
+	if (!data_offset_bytes)
+		data_offset_bytes = default_data_offset(m, n);
+	if (data_offset_bytes % 4096 ||
+	    data_offset_bytes < FR_SB_OFFSET + FR_SB_SIZE)
+		return fail(err, len,
+			    "--data-offset %llu: must be a multiple of 4 KiB and at least 8 KiB (the superblock sits at 4 KiB)",
+			    (unsigned long long)data_offset_bytes);
+
+	plan->level = level;
+	plan->ndevs = n;
+	plan->chunk_sectors = (uint32_t)(chunk_bytes >> FR_SECTOR_SHIFT);
+	plan->data_offset = data_offset_bytes >> FR_SECTOR_SHIFT;
+	plan->smallest = UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		if (m[i].size < data_offset_bytes + chunk_bytes) {
+			fr_format_size(m[i].size, have, sizeof(have));
+			fr_format_size(data_offset_bytes + chunk_bytes, need,
+				       sizeof(need));
+			return fail(err, len,
+				    "%s: too small (%s); needs at least %s for the data offset plus one chunk",
+				    m[i].path, have, need);
+		}
+		if (m[i].size < plan->smallest)
+			plan->smallest = m[i].size;
+		if (m[i].size > plan->largest)
+			plan->largest = m[i].size;
+	}
+	usable = (plan->smallest >> FR_SECTOR_SHIFT) - plan->data_offset;
+	gerr = fr_geom_init(&g, level, n, plan->chunk_sectors, usable);
+	if (gerr)
+		return fail(err, len, "array: %s", fr_geom_strerror(gerr));
+	plan->member_sectors = g.member_sectors;
+	plan->array_sectors = g.capacity;
+	return 0;
+}
+
+/* Which superblock field two members disagree on, or NULL. */
+static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
+{
+	if (a->level != b->level)
+		return "level";
+	if (a->ndevs != b->ndevs)
+		return "device count";
+	if (a->chunk_sectors != b->chunk_sectors)
+		return "chunk size";
+	if (a->member_sectors != b->member_sectors)
+		return "member data size";
+	if (a->array_sectors != b->array_sectors)
+		return "array size";
+	if (a->flush_policy != b->flush_policy)
+		return "flush policy";
+	if (strcmp(a->name, b->name))
+		return "array name";
+	if (a->failed_mask != b->failed_mask)
+		return "failed-slot mask";
+	return NULL;
+}
+
+/*
+ * Checks that @m[0..n) are the complete, current members of one array and
+ * puts them in slot order in @slots. @uuid (if not NULL) or else @name (if
+ * not NULL) says which array is wanted; otherwise the first member decides.
+ */
+int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
+		   const char *name, struct fr_member **slots,
+		   char *err, size_t len)
+{
+	char want[FR_UUID_STR_LEN + 1], got[FR_UUID_STR_LEN + 1];
+	char target[FR_SB_NAME_LEN + FR_UUID_STR_LEN + 4096];
+	const struct fr_member *ref = NULL;
+	const char *field;
+	uint32_t i, j;
+
+	if (!n)
+		return fail(err, len, "%s: no members found",
+			    name ? name : "array");
+	for (i = 0; i < n; i++) {
+		if (m[i].sb_err)
+			return fail(err, len, "%s: %s", m[i].path,
+				    fr_sb_strerror(m[i].sb_err));
+		for (j = 0; j < i; j++)
+			if (m[i].rdev && m[i].rdev == m[j].rdev)
+				return fail(err, len,
+					    "%s: listed twice (same device as %s)",
+					    m[i].path, m[j].path);
+	}
+	if (uuid) {
+		fr_uuid_format(uuid, want);
+		snprintf(target, sizeof(target), "UUID %s", want);
+		for (i = 0; i < n && !ref; i++)
+			if (!memcmp(m[i].sb.array_uuid, uuid, FR_UUID_LEN))
+				ref = &m[i];
+	} else if (name) {
+		snprintf(target, sizeof(target), "'%s'", name);
+		for (i = 0; i < n && !ref; i++)
+			if (!strcmp(m[i].sb.name, name))
+				ref = &m[i];
+	} else {
+		ref = &m[0];
+		fr_uuid_format(ref->sb.array_uuid, want);
+		snprintf(target, sizeof(target), "'%s' (UUID %s, from %s)",
+			 ref->sb.name, want, ref->path);
+	}
+
+	for (i = 0; i < n; i++) {
+		fr_uuid_format(m[i].sb.array_uuid, got);
+		if (!ref || memcmp(m[i].sb.array_uuid, ref->sb.array_uuid,
+				   FR_UUID_LEN))
+			return fail(err, len,
+				    "%s: member of array '%s' (UUID %s), not of %s",
+				    m[i].path, m[i].sb.name, got, target);
+		field = sb_differs(&ref->sb, &m[i].sb);
+		if (field)
+			return fail(err, len,
+				    "%s: superblock disagrees with %s on the %s",
+				    m[i].path, ref->path, field);
+	}
+	for (i = 0; i < n; i++)
+		if (m[i].sb.events != ref->sb.events) {
+			const struct fr_member *old, *new;
+
+			old = m[i].sb.events < ref->sb.events ? &m[i] : ref;
+			new = old == ref ? &m[i] : ref;
+			return fail(err, len,
+				    "%s: stale member: events %llu, but %s has %llu",
+				    old->path,
+				    (unsigned long long)old->sb.events,
+				    new->path,
+				    (unsigned long long)new->sb.events);
+		}
+
+	memset(slots, 0, sizeof(*slots) * FR_MAX_DEVS);
+	for (i = 0; i < n; i++) {
+		uint32_t s = m[i].sb.slot;
+
+		if (slots[s])
+			return fail(err, len, "%s: slot %u is also claimed by %s",
+				    m[i].path, s, slots[s]->path);
+		slots[s] = &m[i];
+	}
+	for (i = 0; i < ref->sb.ndevs; i++) {
+		if (slots[i] && !(ref->sb.failed_mask >> i & 1))
+			continue;
+		if (ref->sb.level == FR_LEVEL_RAID0)
+			return fail(err, len,
+				    "%s: slot %u of %u is %s; a raid0 array cannot run without it",
+				    ref->sb.name, i, ref->sb.ndevs,
+				    slots[i] ? "marked failed" : "missing");
+		return fail(err, len,
+			    "%s: slot %u of %u is %s; degraded raid6 assembly is not supported yet",
+			    ref->sb.name, i, ref->sb.ndevs,
+			    slots[i] ? "marked failed" : "missing");
+	}
+	return 0;
+}

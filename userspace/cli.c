@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Verb table, option parsing and dispatch. Usage errors exit 2, failures 1,
+ * so scripts can tell "you called me wrong" from "it did not work".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "table.h"
+#include "util.h"
+
+static const struct fr_command fr_commands[] = {
+	{ "create",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|drop] [--readahead SIZE] [--force] DEV...",
+	  "write superblocks on DEVs and start a new array",
+	  2, 1 + FR_MAX_DEVS,
+	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
+	  FR_OPT_READAHEAD | FR_OPT_FORCE,
+	  fr_cmd_create },
+	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan",
+	  "start an existing array from its members' superblocks",
+	  0, 1 + FR_MAX_DEVS, FR_OPT_UUID | FR_OPT_SCAN, fr_cmd_assemble },
+	{ "stop", "NAME", "stop an array and mark its members clean",
+	  1, 1, 0, fr_cmd_stop },
+	{ "status", "[NAME] [--json]",
+	  "show running arrays: geometry, member health and counters",
+	  0, 1, FR_OPT_JSON, fr_cmd_status },
+	{ "examine", "DEV [--json]", "decode one member's superblock",
+	  1, 1, FR_OPT_JSON, fr_cmd_examine },
+	{ "list", "", "list running arrays", 0, 0, 0, fr_cmd_list },
+	{ "fail", "NAME SLOT",
+	  "mark one member failed in the kernel and in the superblocks",
+	  2, 2, 0, fr_cmd_fail },
+	{ "replace", "NAME SLOT DEV", "rebuild a failed member onto DEV",
+	  3, 3, 0, fr_cmd_replace },
+};
+
+#define FR_NCOMMANDS (sizeof(fr_commands) / sizeof(fr_commands[0]))
+
+void fr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A JSON string literal; names and paths are plain, but quote defensively. */
+void fr_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+const struct fr_command *fr_command_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < FR_NCOMMANDS; i++)
+		if (!strcmp(fr_commands[i].name, name))
+			return &fr_commands[i];
+	return NULL;
+}
+
+static void usage_verb(FILE *f, const struct fr_command *cmd)
+{
+	fprintf(f, "usage: fanraid %s %s\n  %s\n", cmd->name, cmd->usage,
+		cmd->summary);
+}
+
+static void usage_all(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: fanraid <command> [options] [args]\n\ncommands:\n");
+	for (i = 0; i < FR_NCOMMANDS; i++)
+		fprintf(f, "  %-9s %s\n", fr_commands[i].name,
+			fr_commands[i].summary);
+	fprintf(f, "\n'fanraid <command> --help' shows a command's options; see fanraid(8).\n");
+}
+
+/* Size options share one parser and one message. */
+static int opt_size(const char *opt, const char *arg, uint64_t *out)
+{
+	if (fr_parse_size(arg, out) || !*out) {
+		fr_err("%s %s: invalid size (a number of bytes, optionally with K, M, G, T or s for sectors)",
+		       opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Parses argv[1..] of @cmd (argv[0] is the verb) into @o. Returns 0, or
+ * FR_EXIT_USAGE after printing what was wrong.
+ */
+int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
+		  struct fr_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "data-offset", required_argument, NULL, 'o' },
+		{ "flush", required_argument, NULL, 'F' },
+		{ "readahead", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "uuid", required_argument, NULL, 'u' },
+		{ "scan", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct {
+		int c;
+		unsigned int bit;
+	} bits[] = {
+		{ 'l', FR_OPT_LEVEL }, { 'c', FR_OPT_CHUNK },
+		{ 'o', FR_OPT_DATA_OFFSET }, { 'F', FR_OPT_FLUSH },
+		{ 'r', FR_OPT_READAHEAD }, { 'f', FR_OPT_FORCE },
+		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
+	};
+	int c, idx;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	o->level = UINT32_MAX;
+	optind = 0;	/* full reset: the tests parse many command lines */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:c:o:r:fu:sjh", longopts,
+				&idx)) != -1) {
+		unsigned int bit = 0;
+
+		if (c == '?') {
+			fr_err("%s: unknown option '%s'", cmd->name,
+			       argv[optind - 1]);
+			goto usage;
+		}
+		if (c == ':') {
+			fr_err("%s: option '%s' needs a value", cmd->name,
+			       argv[optind - 1]);
+			goto usage;
+		}
+		if (c == 'h') {
+			o->help = true;
+			continue;
+		}
+		for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+			if (bits[i].c == c)
+				bit = bits[i].bit;
+		if (!(cmd->opts & bit)) {
+			fr_err("%s: option '%s' is not valid for this command",
+			       cmd->name, argv[optind - 1]);
+			goto usage;
+		}
+		if (o->given & bit) {
+			fr_err("%s: option '%s' given twice", cmd->name,
+			       argv[optind - 1]);
+			goto usage;
+		}
+		o->given |= bit;
+		switch (c) {
+		case 'l':
+			if (fr_level_parse(optarg, &o->level)) {
+				fr_err("--level %s: must be 0 or 6 (raid0, raid6)",
+				       optarg);
+				goto usage;
+			}
+			break;
+		case 'c':
+			if (opt_size("--chunk", optarg, &o->chunk))
+				goto usage;
+			break;
+		case 'o':
+			if (opt_size("--data-offset", optarg, &o->data_offset))
+				goto usage;
+			break;
+		case 'r':
+			if (opt_size("--readahead", optarg, &o->readahead))
+				goto usage;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "passthrough")) {
+				o->flush_policy = FR_FLUSH_PASSTHROUGH;
+			} else if (!strcmp(optarg, "drop")) {
+				o->flush_policy = FR_FLUSH_DROP;
+			} else {
+				fr_err("--flush %s: must be passthrough or drop",
+				       optarg);
+				goto usage;
+			}
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 's':
+			o->scan = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'u':
+			if (fr_uuid_parse(optarg, o->uuid)) {
+				fr_err("--uuid %s: not a UUID (32 hex digits)",
+				       optarg);
+				goto usage;
+			}
+			break;
+		}
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	if (o->help)
+		return 0;
+	if (o->argc < cmd->min_args ||
+	    (cmd->max_args >= 0 && o->argc > cmd->max_args)) {
+		fr_err("%s: expected %s%d argument%s, got %d", cmd->name,
+		       o->argc < cmd->min_args ? "at least " : "at most ",
+		       o->argc < cmd->min_args ? cmd->min_args : cmd->max_args,
+		       (o->argc < cmd->min_args ? cmd->min_args :
+			cmd->max_args) == 1 ? "" : "s", o->argc);
+		goto usage;
+	}
+	return 0;
+usage:
+	usage_verb(stderr, cmd);
+	return FR_EXIT_USAGE;
+}
+
+int fr_main(int argc, char **argv)
+{
+	const struct fr_command *cmd;
+	struct fr_opts o;
+	int ret;
+
+	if (argc < 2) {
+		usage_all(stderr);
+		return FR_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage_all(stdout);
+		return FR_EXIT_OK;
+	}
+	cmd = fr_command_find(argv[1]);
+	if (!cmd) {
+		fr_err("%s: unknown command", argv[1]);
+		usage_all(stderr);
+		return FR_EXIT_USAGE;
+	}
+	ret = fr_opts_parse(cmd, argc - 1, argv + 1, &o);
+	if (ret)
+		return ret;
+	if (o.help) {
+		usage_verb(stdout, cmd);
+		return FR_EXIT_OK;
+	}
+	return cmd->fn(&o);
+}

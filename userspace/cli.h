@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fanraid command line: a table of verbs, each in its own cmd_<verb>.c,
+ * and one struct holding every parsed option.
+ */
+#ifndef FR_CLI_H
+#define FR_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "probe.h"
+#include "sb.h"
+
+enum fr_exit {
+	FR_EXIT_OK = 0,
+	FR_EXIT_FAIL = 1,
+	FR_EXIT_USAGE = 2,
+};
+
+/* Option bits; a verb lists the ones it accepts. */
+enum fr_opt_bit {
+	FR_OPT_LEVEL = 1u << 0,
+	FR_OPT_CHUNK = 1u << 1,
+	FR_OPT_DATA_OFFSET = 1u << 2,
+	FR_OPT_FLUSH = 1u << 3,
+	FR_OPT_READAHEAD = 1u << 4,
+	FR_OPT_FORCE = 1u << 5,
+	FR_OPT_UUID = 1u << 6,
+	FR_OPT_SCAN = 1u << 7,
+	FR_OPT_JSON = 1u << 8,
+};
+
+struct fr_opts {
+	unsigned int given;		/* FR_OPT_* bits seen */
+	uint32_t level;			/* enum fr_level */
+	uint64_t chunk;			/* bytes; 0: from topology */
+	uint64_t data_offset;		/* bytes; 0: from topology */
+	uint32_t flush_policy;		/* enum fr_flush_policy */
+	uint64_t readahead;		/* bytes; 0: kernel default */
+	bool force;
+	bool scan;
+	bool json;
+	bool help;
+	uint8_t uuid[FR_UUID_LEN];
+	int argc;			/* positional arguments */
+	char **argv;
+};
+
+struct fr_command {
+	const char *name;
+	const char *usage;		/* arguments and options, one line */
+	const char *summary;
+	int min_args;
+	int max_args;			/* -1: no limit */
+	unsigned int opts;		/* FR_OPT_* this verb accepts */
+	int (*fn)(const struct fr_opts *o);
+};
+
+const struct fr_command *fr_command_find(const char *name);
+int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
+		  struct fr_opts *o);
+int fr_main(int argc, char **argv);
+void fr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fr_json_string(FILE *f, const char *s);
+
+struct fr_member;
+struct fr_table;
+
+#define FR_PATH_MAX		256
+
+/* Helpers shared by the verbs (common.c). */
+void fr_open_error(const char *path, int err);
+void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear);
+int fr_uuid_generate(uint8_t *uuid);
+void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len);
+void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
+			   struct fr_table *t);
+int fr_members_write(struct fr_member *const *slots, uint32_t n,
+		     uint32_t set, uint32_t clear, uint64_t fail_mask);
+int fr_dm_check_version(const struct fr_table *t);
+int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
+		  uint8_t *uuid);
+int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
+			  enum fr_open_mode mode, struct fr_member *m,
+			  char (*paths)[FR_PATH_MAX]);
+
+int fr_cmd_create(const struct fr_opts *o);
+int fr_cmd_assemble(const struct fr_opts *o);
+int fr_cmd_stop(const struct fr_opts *o);
+int fr_cmd_status(const struct fr_opts *o);
+int fr_cmd_examine(const struct fr_opts *o);
+int fr_cmd_list(const struct fr_opts *o);
+int fr_cmd_fail(const struct fr_opts *o);
+int fr_cmd_replace(const struct fr_opts *o);
+
+#endif /* FR_CLI_H */

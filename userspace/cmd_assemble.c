@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fanraid assemble NAME [DEV...] | --uuid UUID [DEV...] | --scan
+ *
+ * Reads every candidate's superblock read-only, lets fr_array_order() decide
+ * whether they form one complete current array, and only then opens the
+ * members exclusively, marks them dirty and loads the table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "cli.h"
+#include "dm.h"
+#include "probe.h"
+#include "table.h"
+
+struct fr_candidates {
+	struct fr_member *m;
+	uint32_t n;
+	uint32_t cap;
+};
+
+static void candidates_free(struct fr_candidates *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++) {
+		fr_member_close(&c->m[i]);
+		free((char *)c->m[i].path);
+	}
+	free(c->m);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Opens @path read-only and reads its superblock; @quiet skips non-members silently. */
+static int candidate_add(struct fr_candidates *c, const char *path, bool quiet)
+{
+	struct fr_member *m;
+	int ret;
+
+	if (c->n == c->cap) {
+		uint32_t cap = c->cap ? 2 * c->cap : 16;
+		struct fr_member *nm = realloc(c->m, cap * sizeof(*nm));
+
+		if (!nm)
+			return -ENOMEM;
+		c->m = nm;
+		c->cap = cap;
+	}
+	m = &c->m[c->n];
+	fr_member_init(m, NULL);
+	m->path = strdup(path);
+	if (!m->path)
+		return -ENOMEM;
+	ret = fr_member_open(m, FR_OPEN_READ);
+	if (!ret)
+		ret = fr_sb_read(m);
+	fr_member_close(m);
+	if (quiet && (ret || m->sb_err == FR_SB_EMAGIC)) {
+		free((char *)m->path);
+		return 0;
+	}
+	if (ret) {
+		if (ret == -EBUSY || ret == -ENOTBLK)
+			fr_open_error(m->path, ret);
+		else
+			fr_err("%s: cannot read the superblock: %s", m->path,
+			       strerror(-ret));
+		free((char *)m->path);
+		return ret;
+	}
+	if (quiet && m->sb_err) {
+		fr_warn("%s: skipped: %s", m->path, fr_sb_strerror(m->sb_err));
+		free((char *)m->path);
+		return 0;
+	}
+	c->n++;
+	return 0;
+}
+
+/*
+ * Every block device the kernel knows, from /proc/partitions. libblkid's
+ * cache keeps only devices with a signature it recognises, and it has no
+ * prober for fanraid, so it would hide exactly the devices we look for.
+ */
+static int scan_all(struct fr_candidates *c)
+{
+	char line[256], name[200], path[256];
+	unsigned int maj, min;
+	unsigned long long blocks;
+	FILE *f;
+	int ret = 0;
+
+	f = fopen("/proc/partitions", "re");
+	if (!f) {
+		ret = -errno;
+		fr_err("/proc/partitions: cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %u %u %llu %199s", &maj, &min, &blocks,
+			   name) != 4)
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", name);
+		ret = candidate_add(c, path, true);
+		if (ret)
+			break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Exclusive re-open after the read-only look: nobody may hold a member we load. */
+static int reopen_members(struct fr_member **slots, uint32_t n)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct fr_sb old = slots[i]->sb;
+		off_t size;
+
+		ret = fr_member_open(slots[i], FR_OPEN_EXCL);
+		if (ret) {
+			fr_open_error(slots[i]->path, ret);
+			return ret;
+		}
+		ret = fr_sb_read(slots[i]);
+		if (!ret && (slots[i]->sb_err ||
+			     memcmp(&old, &slots[i]->sb, sizeof(old))))
+			ret = -ESTALE;
+		if (ret) {
+			fr_err("%s: superblock changed while assembling", slots[i]->path);
+			return ret;
+		}
+		size = lseek(slots[i]->fd, 0, SEEK_END);
+		if (size < 0 || (uint64_t)size >> 9 <
+		    old.data_offset + old.member_sectors) {
+			fr_err("%s: smaller than its superblock's data area (%llu sectors needed)",
+			       slots[i]->path,
+			       (unsigned long long)(old.data_offset +
+						    old.member_sectors));
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
+		    const char *name)
+{
+	struct fr_member *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX], params[FR_TABLE_MAX], dmuuid[FR_DM_UUID_LEN];
+	struct fr_dm_info info;
+	const struct fr_sb *sb;
+	struct fr_table t;
+	bool was_dirty = false;
+	uint32_t i, ndevs;
+	int ret, rc = FR_EXIT_FAIL;
+
+	if (fr_array_order(m, n, uuid, name, slots, err, sizeof(err))) {
+		fr_err("%s", err);
+		return FR_EXIT_FAIL;
+	}
+	sb = &slots[0]->sb;
+	ndevs = sb->ndevs;
+	name = sb->name;
+	fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
+	ret = fr_dm_info(name, &info);
+	if (ret) {
+		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
+		       name, strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	if (info.exists) {
+		fr_err(strcmp(info.uuid, dmuuid) ?
+		       "%s: a different device-mapper device with this name exists" :
+		       "%s: already running",
+		       name);
+		return FR_EXIT_FAIL;
+	}
+	if (fr_geom_member_sectors_for(sb->level, ndevs, sb->chunk_sectors,
+				       sb->array_sectors) != sb->member_sectors) {
+		fr_err("%s: superblock sizes disagree with the geometry",
+		       slots[0]->path);
+		return FR_EXIT_FAIL;
+	}
+	fr_table_from_members(slots, ndevs, &t);
+	if (fr_table_build(&t, params, sizeof(params))) {
+		fr_err("%s: cannot build the table line", name);
+		return FR_EXIT_FAIL;
+	}
+	if (fr_dm_check_version(&t))
+		return FR_EXIT_FAIL;
+	if (reopen_members(slots, ndevs))
+		goto out;
+	for (i = 0; i < ndevs; i++)
+		was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
+	if (was_dirty)
+		fr_warn("%s: was not stopped cleanly", name);
+	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, 0))
+		goto out;
+	for (i = 0; i < ndevs; i++)
+		fr_member_close(slots[i]);
+
+	ret = fr_dm_create(name, dmuuid, sb->array_sectors, params,
+			   sb->readahead_sectors);
+	if (ret) {
+		fr_err("%s: loading table '%s' failed: %s (is dm-fanraid loaded? see dmesg)",
+		       name, params, strerror(-ret));
+		/* leave the members as we found them, apart from the events */
+		if (!was_dirty && !reopen_members(slots, ndevs))
+			fr_members_write(slots, ndevs, 0, FR_SB_STATE_DIRTY, 0);
+		goto out;
+	}
+	printf("%s: assembled %s array /dev/mapper/%s from %u members:",
+	       name, fr_level_name(sb->level), name, ndevs);
+	for (i = 0; i < ndevs; i++)
+		printf(" %s", slots[i]->path);
+	printf("\n");
+	rc = FR_EXIT_OK;
+out:
+	for (i = 0; i < ndevs; i++)
+		fr_member_close(slots[i]);
+	return rc;
+}
+
+/*
+ * Copies into @sel the candidates of the wanted array (shallow copies: the
+ * paths stay owned by @c). Returns how many, or -errno after saying why.
+ */
+static int filter(const struct fr_candidates *c, const uint8_t *uuid,
+		  const char *name, struct fr_member *sel)
+{
+	uint8_t first[FR_UUID_LEN];
+	char u[FR_UUID_STR_LEN + 1];
+	uint32_t i, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct fr_member *m = &c->m[i];
+
+		if (uuid ? memcmp(m->sb.array_uuid, uuid, FR_UUID_LEN) :
+			   strcmp(m->sb.name, name))
+			continue;
+		if (!n)
+			memcpy(first, m->sb.array_uuid, FR_UUID_LEN);
+		if (memcmp(first, m->sb.array_uuid, FR_UUID_LEN)) {
+			fr_err("%s: more than one array has this name (see %s and %s); use --uuid",
+			       name, sel[0].path, m->path);
+			return -EEXIST;
+		}
+		if (n == FR_MAX_DEVS) {
+			fr_err("%s: more than %d members found", m->sb.name,
+			       FR_MAX_DEVS);
+			return -E2BIG;
+		}
+		sel[n++] = *m;
+	}
+	if (!n) {
+		if (uuid)
+			fr_uuid_format(uuid, u);
+		fr_err("%s%s: no members found", uuid ? "UUID " : "",
+		       uuid ? u : name);
+		return -ENOENT;
+	}
+	return n;
+}
+
+/* --scan: every array found, each on its own; already running ones are skipped. */
+static int assemble_scan(const struct fr_candidates *c)
+{
+	char dmuuid[FR_DM_UUID_LEN];
+	struct fr_dm_info info;
+	int rc = FR_EXIT_OK, found = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < c->n; i++) {
+		struct fr_member group[FR_MAX_DEVS];
+		const struct fr_sb *sb = &c->m[i].sb;
+		bool seen = false;
+		int n;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = !memcmp(c->m[j].sb.array_uuid, sb->array_uuid,
+				       FR_UUID_LEN);
+		if (seen)
+			continue;
+		found++;
+		fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
+		if (!fr_dm_info(sb->name, &info) && info.exists &&
+		    !strcmp(info.uuid, dmuuid)) {
+			printf("%s: already running\n", sb->name);
+			continue;
+		}
+		n = filter(c, sb->array_uuid, NULL, group);
+		if (n < 0 || assemble(group, n, sb->array_uuid, NULL))
+			rc = FR_EXIT_FAIL;
+	}
+	if (!found)
+		printf("no fanraid arrays found\n");
+	return rc;
+}
+
+int fr_cmd_assemble(const struct fr_opts *o)
+{
+	struct fr_candidates c = { 0 };
+	const uint8_t *uuid = o->given & FR_OPT_UUID ? o->uuid : NULL;
+	struct fr_member sel[FR_MAX_DEVS];
+	const char *name = NULL;
+	int i, n, first_dev = 0, rc = FR_EXIT_FAIL;
+
+	if (o->scan) {
+		if (o->argc || uuid) {
+			fr_err("assemble: --scan takes no NAME, --uuid or devices");
+			return FR_EXIT_USAGE;
+		}
+		if (!scan_all(&c))
+			rc = assemble_scan(&c);
+		goto out;
+	}
+	if (!uuid) {
+		if (!o->argc) {
+			fr_err("assemble: give NAME, --uuid UUID or --scan");
+			return FR_EXIT_USAGE;
+		}
+		name = o->argv[0];
+		first_dev = 1;
+		if (!fr_name_is_valid(name)) {
+			fr_err("%s: invalid array name", name);
+			return FR_EXIT_USAGE;
+		}
+	}
+	if (o->argc > first_dev) {
+		for (i = first_dev; i < o->argc; i++)
+			if (candidate_add(&c, o->argv[i], false))
+				goto out;
+		rc = assemble(c.m, c.n, uuid, name);
+		goto out;
+	}
+	if (scan_all(&c))
+		goto out;
+	n = filter(&c, uuid, name, sel);
+	if (n > 0)
+		rc = assemble(sel, n, uuid, name);
+out:
+	candidates_free(&c);
+	return rc;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* fanraid examine DEV [--json]: decode one member's superblock, read-only. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "probe.h"
+#include "util.h"
+
+static void state_string(uint32_t state, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
+		 state & FR_SB_STATE_DEGRADED ? ",degraded" : "");
+}
+
+static void time_string(uint64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%llu", (unsigned long long)t);
+}
+
+static void print_json(const char *path, const struct fr_sb *sb)
+{
+	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
+	char state[32], ct[32], ut[32];
+
+	fr_uuid_format(sb->array_uuid, au);
+	fr_uuid_format(sb->member_uuid, mu);
+	state_string(sb->state, state, sizeof(state));
+	time_string(sb->ctime, ct, sizeof(ct));
+	time_string(sb->utime, ut, sizeof(ut));
+	printf("{\"device\": ");
+	fr_json_string(stdout, path);
+	printf(", \"format_version\": %u, \"layout_version\": %u, "
+	       "\"array_uuid\": \"%s\", \"member_uuid\": \"%s\", \"name\": ",
+	       sb->format_version, sb->layout_version, au, mu);
+	fr_json_string(stdout, sb->name);
+	printf(", \"level\": \"%s\", \"chunk_sectors\": %u, \"devices\": %u, "
+	       "\"slot\": %u, \"data_offset_sectors\": %llu, "
+	       "\"member_data_sectors\": %llu, \"array_sectors\": %llu, "
+	       "\"events\": %llu, \"state\": \"%s\", \"failed_mask\": %llu, "
+	       "\"flush_policy\": \"%s\", \"readahead_sectors\": %u, "
+	       "\"ctime\": \"%s\", \"utime\": \"%s\"}\n",
+	       fr_level_name(sb->level), sb->chunk_sectors, sb->ndevs,
+	       sb->slot, (unsigned long long)sb->data_offset,
+	       (unsigned long long)sb->member_sectors,
+	       (unsigned long long)sb->array_sectors,
+	       (unsigned long long)sb->events, state,
+	       (unsigned long long)sb->failed_mask,
+	       fr_flush_name(sb->flush_policy), sb->readahead_sectors, ct, ut);
+}
+
+static void print_human(const char *path, const struct fr_sb *sb)
+{
+	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
+	char state[32], ct[32], ut[32], size[32], chunk[32], msize[32];
+
+	fr_uuid_format(sb->array_uuid, au);
+	fr_uuid_format(sb->member_uuid, mu);
+	state_string(sb->state, state, sizeof(state));
+	time_string(sb->ctime, ct, sizeof(ct));
+	time_string(sb->utime, ut, sizeof(ut));
+	fr_format_size(sb->array_sectors << 9, size, sizeof(size));
+	fr_format_size((uint64_t)sb->chunk_sectors << 9, chunk, sizeof(chunk));
+	fr_format_size(sb->member_sectors << 9, msize, sizeof(msize));
+	printf("%s:\n", path);
+	printf("          array: %s (UUID %s)\n", sb->name, au);
+	printf("         member: slot %u of %u (UUID %s)\n", sb->slot,
+	       sb->ndevs, mu);
+	printf("          level: %s, chunk %s (%u sectors)\n",
+	       fr_level_name(sb->level), chunk, sb->chunk_sectors);
+	printf("     array size: %s (%llu sectors)\n", size,
+	       (unsigned long long)sb->array_sectors);
+	printf("    data offset: %llu sectors\n",
+	       (unsigned long long)sb->data_offset);
+	printf("      data size: %s per member (%llu sectors)\n", msize,
+	       (unsigned long long)sb->member_sectors);
+	printf("          state: %s, events %llu, failed mask 0x%llx\n", state,
+	       (unsigned long long)sb->events,
+	       (unsigned long long)sb->failed_mask);
+	printf("          flush: %s\n", fr_flush_name(sb->flush_policy));
+	if (sb->readahead_sectors)
+		printf("      readahead: %u sectors\n", sb->readahead_sectors);
+	else
+		printf("      readahead: kernel default\n");
+	printf("        created: %s\n        updated: %s\n", ct, ut);
+	printf("        version: format %u, layout %u\n", sb->format_version,
+	       sb->layout_version);
+}
+
+int fr_cmd_examine(const struct fr_opts *o)
+{
+	struct fr_member m;
+	int ret;
+
+	fr_member_init(&m, o->argv[0]);
+	ret = fr_member_open(&m, FR_OPEN_READ);
+	if (ret) {
+		fr_open_error(m.path, ret);
+		return FR_EXIT_FAIL;
+	}
+	ret = fr_sb_read(&m);
+	fr_member_close(&m);
+	if (ret) {
+		fr_err("%s: reading the superblock failed: %s", m.path,
+		       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	if (m.sb_err) {
+		fr_err("%s: %s", m.path, fr_sb_strerror(m.sb_err));
+		return FR_EXIT_FAIL;
+	}
+	if (o->json)
+		print_json(m.path, &m.sb);
+	else
+		print_human(m.path, &m.sb);
+	return FR_EXIT_OK;
+}

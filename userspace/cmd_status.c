@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fanraid status [NAME] [--json]: geometry from the TABLE line, health and
+ * counters from the INFO line, readahead from sysfs. Read-only; needs no
+ * superblock, so it works while members are held by the target.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dm.h"
+#include "probe.h"
+#include "status.h"
+#include "table.h"
+#include "util.h"
+
+struct fr_status_ctx {
+	bool json;
+	int count;
+	int failed;
+};
+
+/* Block-device readahead of the array in KiB, or -1 when unknown. */
+static long readahead_kb(uint32_t major, uint32_t minor)
+{
+	char path[96];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb",
+		 major, minor);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &kb) != 1)
+		kb = -1;
+	fclose(f);
+	return kb;
+}
+
+static void print_json(const char *name, const char *uuid, uint64_t len,
+		       const struct fr_table *t, const struct fr_status *st,
+		       char (*paths)[FR_PATH_MAX], long ra, bool first)
+{
+	uint32_t i;
+
+	printf("%s\n    {\"name\": ", first ? "" : ",");
+	fr_json_string(stdout, name);
+	printf(", \"uuid\": \"%s\", \"level\": \"%s\", \"size_bytes\": %llu, "
+	       "\"sectors\": %llu, \"chunk_bytes\": %u, \"devices\": %u, "
+	       "\"flush_policy\": \"%s\", \"readahead_kb\": %ld, "
+	       "\"sync_current\": %llu, \"sync_total\": %llu, "
+	       "\"action\": \"%s\", \"members\": [",
+	       uuid, fr_level_name(t->level), (unsigned long long)len << 9,
+	       (unsigned long long)len, t->chunk_sectors << 9, t->ndevs,
+	       fr_flush_name(t->flush_policy), ra,
+	       (unsigned long long)st->sync_cur,
+	       (unsigned long long)st->sync_total, st->action);
+	for (i = 0; i < t->ndevs; i++) {
+		const struct fr_member_stats *s = &st->members[i];
+
+		printf("%s\n      {\"slot\": %u, \"device\": ", i ? "," : "", i);
+		fr_json_string(stdout, paths[i]);
+		printf(", \"devno\": \"%u:%u\", \"offset_sectors\": %llu, "
+		       "\"health\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
+		       "\"read_sectors\": %llu, \"write_sectors\": %llu, "
+		       "\"flushes\": %llu, \"errors\": %llu}",
+		       t->devs[i].major, t->devs[i].minor,
+		       (unsigned long long)t->devs[i].offset,
+		       fr_health_name(st->health[i]),
+		       (unsigned long long)s->reads,
+		       (unsigned long long)s->writes,
+		       (unsigned long long)s->read_sectors,
+		       (unsigned long long)s->write_sectors,
+		       (unsigned long long)s->flushes,
+		       (unsigned long long)s->errors);
+	}
+	printf("\n    ]}");
+}
+
+static void print_human(const char *name, const char *uuid, uint64_t len,
+			const struct fr_table *t, const struct fr_status *st,
+			char (*paths)[FR_PATH_MAX], long ra)
+{
+	char size[32], chunk[32], rd[32], wr[32];
+	uint32_t i;
+
+	fr_format_size(len << 9, size, sizeof(size));
+	fr_format_size((uint64_t)t->chunk_sectors << 9, chunk, sizeof(chunk));
+	printf("%s: %s, %s (%llu sectors), chunk %s, %u members\n", name,
+	       fr_level_name(t->level), size, (unsigned long long)len, chunk,
+	       t->ndevs);
+	printf("  uuid %s, flush %s, readahead ", uuid,
+	       fr_flush_name(t->flush_policy));
+	if (ra >= 0)
+		printf("%ld KiB\n", ra);
+	else
+		printf("unknown\n");
+	printf("  health %s, sync %llu/%llu, action %s\n", st->health,
+	       (unsigned long long)st->sync_cur,
+	       (unsigned long long)st->sync_total, st->action);
+	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s\n", "slot",
+	       "device", "health", "reads", "writes", "read", "written",
+	       "flushes", "errors");
+	for (i = 0; i < t->ndevs; i++) {
+		const struct fr_member_stats *s = &st->members[i];
+
+		fr_format_size(s->read_sectors << 9, rd, sizeof(rd));
+		fr_format_size(s->write_sectors << 9, wr, sizeof(wr));
+		printf("  %4u  %-16s %-8s %10llu %10llu %10s %10s %8llu %7llu\n",
+		       i, paths[i], fr_health_name(st->health[i]),
+		       (unsigned long long)s->reads,
+		       (unsigned long long)s->writes, rd, wr,
+		       (unsigned long long)s->flushes,
+		       (unsigned long long)s->errors);
+	}
+}
+
+/* One array; @quiet: skip non-fanraid devices silently (listing all). */
+static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
+{
+	char paths[FR_MAX_DEVS][FR_PATH_MAX], uuid[FR_DM_UUID_LEN];
+	struct fr_dm_target table, info;
+	struct fr_dm_info dmi;
+	struct fr_status st;
+	struct fr_table t;
+	size_t plen = strlen(FR_DM_UUID_PREFIX);
+	uint32_t i;
+	int ret;
+
+	ret = fr_dm_status(name, FR_DM_TABLE, &table);
+	if (quiet && ret == -EMEDIUMTYPE)
+		return 0;
+	if (!ret)
+		ret = fr_dm_status(name, FR_DM_INFO, &info);
+	if (!ret)
+		ret = fr_dm_info(name, &dmi);
+	if (ret) {
+		if (ret == -ENXIO)
+			fr_err("%s: no such array (not running)", name);
+		else if (ret == -EMEDIUMTYPE)
+			fr_err("%s: not a fanraid array", name);
+		else
+			fr_err("%s: reading status failed: %s", name,
+			       strerror(-ret));
+		ctx->failed++;
+		return 0;
+	}
+	if (fr_table_parse(table.params, &t)) {
+		fr_err("%s: cannot parse table line '%s'", name, table.params);
+		ctx->failed++;
+		return 0;
+	}
+	if (fr_status_parse(info.params, &st) || st.ndevs != t.ndevs) {
+		fr_err("%s: cannot parse status line '%s'", name, info.params);
+		ctx->failed++;
+		return 0;
+	}
+	snprintf(uuid, sizeof(uuid), "%s",
+		 strncmp(dmi.uuid, FR_DM_UUID_PREFIX, plen) ? "-" :
+		 dmi.uuid + plen);
+	for (i = 0; i < t.ndevs; i++)
+		if (fr_devno_path(t.devs[i].major, t.devs[i].minor, paths[i],
+				  FR_PATH_MAX))
+			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
+				 t.devs[i].major, t.devs[i].minor);
+	if (ctx->json)
+		print_json(name, uuid, table.len, &t, &st, paths,
+			   readahead_kb(dmi.major, dmi.minor), !ctx->count);
+	else
+		print_human(name, uuid, table.len, &t, &st, paths,
+			    readahead_kb(dmi.major, dmi.minor));
+	ctx->count++;
+	return 0;
+}
+
+static int status_each(const char *name, void *arg)
+{
+	return status_one(name, arg, true);
+}
+
+int fr_cmd_status(const struct fr_opts *o)
+{
+	struct fr_status_ctx ctx = { .json = o->json };
+	int ret = 0;
+
+	if (ctx.json)
+		printf("{\"arrays\": [");
+	if (o->argc)
+		status_one(o->argv[0], &ctx, false);
+	else
+		ret = fr_dm_list(status_each, &ctx);
+	if (ctx.json)
+		printf("%s]}\n", ctx.count ? "\n  " : "");
+	else if (!ctx.count && !o->argc && !ret)
+		printf("no fanraid arrays running\n");
+	if (ret) {
+		fr_err("device-mapper: listing devices failed: %s (is dm_mod loaded?)",
+		       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	return ctx.failed ? FR_EXIT_FAIL : FR_EXIT_OK;
+}

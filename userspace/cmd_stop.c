@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fanraid stop NAME: remove the dm device, then mark every member's
+ * superblock clean. The table is read first because it is the only record
+ * of which devices were members once the device is gone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dm.h"
+#include "probe.h"
+#include "table.h"
+
+int fr_cmd_stop(const struct fr_opts *o)
+{
+	const char *name = o->argv[0];
+	char paths[FR_MAX_DEVS][FR_PATH_MAX];
+	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	uint8_t uuid[FR_UUID_LEN];
+	uint64_t len, failed = 0;
+	struct fr_table t;
+	uint32_t i;
+	int ret, opened;
+
+	if (fr_array_open(name, &t, &len, uuid))
+		return FR_EXIT_FAIL;
+	ret = fr_dm_remove(name);
+	if (ret) {
+		if (ret == -EBUSY)
+			fr_err("%s: device is busy (mounted or open); not stopped",
+			       name);
+		else
+			fr_err("%s: removing the device failed: %s", name,
+			       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	opened = fr_members_from_table(&t, uuid, FR_OPEN_EXCL, m, paths);
+	for (i = 0; i < t.ndevs; i++) {
+		slots[i] = &m[i];
+		if (m[i].fd >= 0)
+			failed |= m[i].sb.failed_mask;
+	}
+	/* a failed member keeps its old events, so assemble can spot it */
+	for (i = 0; i < t.ndevs; i++)
+		if (failed >> i & 1)
+			fr_member_close(&m[i]);
+	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, 0);
+	for (i = 0; i < t.ndevs; i++)
+		fr_member_close(&m[i]);
+	if (ret || opened != (int)t.ndevs) {
+		fr_err("%s: stopped, but %d of %u superblocks could not be marked clean",
+		       name, (int)t.ndevs - opened, t.ndevs);
+		return FR_EXIT_FAIL;
+	}
+	printf("%s: stopped; %u members marked clean\n", name,
+	       t.ndevs - __builtin_popcountll(failed));
+	return FR_EXIT_OK;
+}

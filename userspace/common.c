@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Steps several verbs share: superblock updates, table building, uuids. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include "cli.h"
+#include "dm.h"
+#include "probe.h"
+#include "table.h"
+
+/* One wording per open failure, starting with the device. */
+void fr_open_error(const char *path, int err)
+{
+	switch (err) {
+	case -EBUSY:
+		fr_err("%s: device is busy (mounted, part of a running array, or open exclusively elsewhere)",
+		       path);
+		break;
+	case -ENOTBLK:
+		fr_err("%s: not a block device", path);
+		break;
+	default:
+		fr_err("%s: cannot open: %s", path, strerror(-err));
+	}
+}
+
+/* Every superblock write is a new event, so stale members can be told apart. */
+void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear)
+{
+	uint64_t now = (uint64_t)time(NULL);
+
+	sb->events++;
+	sb->state = (sb->state | set) & ~clear;
+	sb->utime = now > sb->ctime ? now : sb->ctime;
+}
+
+/* Random (version 4) UUID. */
+int fr_uuid_generate(uint8_t *uuid)
+{
+	if (getrandom(uuid, FR_UUID_LEN, 0) != FR_UUID_LEN)
+		return -errno;
+	uuid[6] = (uuid[6] & 0x0f) | 0x40;
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;
+	return 0;
+}
+
+/* The dm uuid marks the device as ours, so list/status can find arrays. */
+void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len)
+{
+	char s[FR_UUID_STR_LEN + 1];
+
+	fr_uuid_format(uuid, s);
+	snprintf(out, len, "%s%s", FR_DM_UUID_PREFIX, s);
+}
+
+/* Table for members in slot order; geometry and policy from slot 0's superblock. */
+void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
+			   struct fr_table *t)
+{
+	const struct fr_sb *sb = &slots[0]->sb;
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->level = sb->level;
+	t->chunk_sectors = sb->chunk_sectors;
+	t->flush_policy = sb->flush_policy;
+	t->ndevs = n;
+	for (i = 0; i < n; i++) {
+		t->devs[i].major = major(slots[i]->rdev);
+		t->devs[i].minor = minor(slots[i]->rdev);
+		t->devs[i].offset = slots[i]->sb.data_offset;
+	}
+}
+
+/*
+ * Updates the superblock on every open member in @slots (NULL entries and
+ * closed members are skipped). Reports each failure and carries on, so one
+ * bad member does not leave the others behind; returns the first error.
+ */
+int fr_members_write(struct fr_member *const *slots, uint32_t n,
+		     uint32_t set, uint32_t clear, uint64_t fail_mask)
+{
+	int ret = 0, err;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct fr_sb sb;
+
+		if (!slots[i] || slots[i]->fd < 0)
+			continue;
+		sb = slots[i]->sb;
+		sb.failed_mask |= fail_mask;
+		if (sb.failed_mask)
+			set |= FR_SB_STATE_DEGRADED;
+		fr_sb_touch(&sb, set, clear);
+		err = fr_sb_write(slots[i], &sb);
+		if (err) {
+			fr_err("%s: writing the superblock failed: %s",
+			       slots[i]->path, strerror(-err));
+			if (!ret)
+				ret = err;
+		}
+	}
+	return ret;
+}
+
+/*
+ * Refuses a table the loaded target cannot understand, naming the feature.
+ * A target that is not loaded yet passes: the kernel autoloads dm-fanraid
+ * when the table arrives, and a failure then is reported by the caller.
+ */
+int fr_dm_check_version(const struct fr_table *t)
+{
+	struct fr_version have, need;
+	const char *feature;
+	int ret;
+
+	feature = fr_table_required_version(t, &need);
+	ret = fr_dm_target_version(FR_TARGET_NAME, &have);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fr_err("device-mapper: cannot list target versions: %s (is dm_mod loaded?)",
+		       strerror(-ret));
+		return ret;
+	}
+	if (have.major != need.major ||
+	    (have.minor < need.minor ||
+	     (have.minor == need.minor && have.patch < need.patch))) {
+		fr_err("%s: kernel target is v%u.%u.%u; %s needs v%u.%u.%u",
+		       FR_TARGET_NAME, have.major, have.minor, have.patch,
+		       feature, need.major, need.minor, need.patch);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * Looks up a running array by dm name: its table and its array UUID (from
+ * the dm uuid). Prints the reason and returns -errno when @name is not one.
+ */
+int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
+		  uint8_t *uuid)
+{
+	size_t plen = strlen(FR_DM_UUID_PREFIX);
+	struct fr_dm_target tgt;
+	struct fr_dm_info info;
+	int ret;
+
+	ret = fr_dm_info(name, &info);
+	if (ret) {
+		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
+		       name, strerror(-ret));
+		return ret;
+	}
+	if (!info.exists) {
+		fr_err("%s: no such array (not running)", name);
+		return -ENXIO;
+	}
+	ret = fr_dm_status(name, FR_DM_TABLE, &tgt);
+	if (ret == -EMEDIUMTYPE || (!ret && fr_table_parse(tgt.params, t)) ||
+	    strncmp(info.uuid, FR_DM_UUID_PREFIX, plen) ||
+	    fr_uuid_parse(info.uuid + plen, uuid)) {
+		fr_err("%s: not a fanraid array", name);
+		return -EMEDIUMTYPE;
+	}
+	if (ret) {
+		fr_err("%s: reading the table failed: %s", name, strerror(-ret));
+		return ret;
+	}
+	*len = tgt.len;
+	return 0;
+}
+
+/*
+ * Opens the members a running table names and reads their superblocks.
+ * Each member that cannot be opened, read, or is not what the table says
+ * is reported and left closed (fd -1); returns how many were opened.
+ */
+int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
+			  enum fr_open_mode mode, struct fr_member *m,
+			  char (*paths)[FR_PATH_MAX])
+{
+	uint32_t i;
+	int ret, opened = 0;
+
+	for (i = 0; i < t->ndevs; i++) {
+		if (fr_devno_path(t->devs[i].major, t->devs[i].minor, paths[i],
+				  FR_PATH_MAX))
+			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
+				 t->devs[i].major, t->devs[i].minor);
+		fr_member_init(&m[i], paths[i]);
+		ret = fr_member_open(&m[i], mode);
+		if (ret) {
+			fr_open_error(paths[i], ret);
+			continue;
+		}
+		ret = fr_sb_read(&m[i]);
+		if (ret || m[i].sb_err) {
+			fr_err("%s: %s", paths[i], ret ? strerror(-ret) :
+			       fr_sb_strerror(m[i].sb_err));
+		} else if (memcmp(m[i].sb.array_uuid, uuid, FR_UUID_LEN) ||
+			   m[i].sb.slot != i) {
+			fr_err("%s: superblock says slot %u of array '%s', but the table has it as slot %u",
+			       paths[i], m[i].sb.slot, m[i].sb.name, i);
+		} else {
+			opened++;
+			continue;
+		}
+		fr_member_close(&m[i]);
+	}
+	return opened;
+}

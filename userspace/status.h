@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fanraid INFO status line:
+ *
+ *   <level> <#devs> <health chars> <sync_cur>/<sync_total> <action>
+ *   then per member: <reads> <writes> <read_sectors> <write_sectors>
+ *                    <flushes> <errors>
+ *
+ * Health is one character per member: A alive, a alive but not in sync,
+ * D dead. The grammar only ever grows at the end, so words after the last
+ * counter are counted and otherwise ignored.
+ */
+#ifndef FR_STATUS_H
+#define FR_STATUS_H
+
+#include <stdint.h>
+
+#include <fanraid/geom.h>
+
+#define FR_STATUS_COUNTERS	6
+#define FR_ACTION_MAX		31
+
+struct fr_member_stats {
+	uint64_t reads;
+	uint64_t writes;
+	uint64_t read_sectors;
+	uint64_t write_sectors;
+	uint64_t flushes;
+	uint64_t errors;
+};
+
+struct fr_status {
+	uint32_t level;				/* enum fr_level */
+	uint32_t ndevs;
+	char health[FR_MAX_DEVS + 1];		/* NUL-terminated */
+	uint64_t sync_cur;
+	uint64_t sync_total;
+	char action[FR_ACTION_MAX + 1];
+	uint32_t extra_words;			/* from a newer target */
+	struct fr_member_stats members[FR_MAX_DEVS];
+};
+
+int fr_status_parse(const char *line, struct fr_status *st);
+const char *fr_health_name(char c);
+
+#endif /* FR_STATUS_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fanraid table line, as the kernel reads it and prints it back:
+ *
+ *   <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
+ *   <#devs> <major:minor> <offset> [<major:minor> <offset>]...
+ *
+ * Devices are written as major:minor because that is how the kernel prints
+ * them, so the line the tool builds equals what `dmsetup table` shows.
+ */
+#ifndef FR_TABLE_H
+#define FR_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fanraid/geom.h>
+
+#define FR_TARGET_NAME		"fanraid"
+#define FR_TABLE_MAX		4096	/* 64 devices fit with room to spare */
+
+struct fr_table_dev {
+	uint32_t major;
+	uint32_t minor;
+	uint64_t offset;	/* data offset on the member, sectors */
+};
+
+struct fr_table {
+	uint32_t level;		/* enum fr_level */
+	uint32_t chunk_sectors;
+	uint32_t flush_policy;	/* enum fr_flush_policy */
+	bool flush_explicit;	/* print flush_policy even when it is the default */
+	uint32_t ndevs;
+	struct fr_table_dev devs[FR_MAX_DEVS];
+};
+
+/* A target version, as DM_DEVICE_LIST_VERSIONS reports it. */
+struct fr_version {
+	uint32_t major;
+	uint32_t minor;
+	uint32_t patch;
+};
+
+int fr_table_build(const struct fr_table *t, char *buf, size_t len);
+int fr_table_parse(const char *params, struct fr_table *t);
+const char *fr_table_required_version(const struct fr_table *t,
+				      struct fr_version *v);
+int fr_level_parse(const char *s, uint32_t *level);
+
+#endif /* FR_TABLE_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Strict number parsing: plain decimal digits only, no sign, no spaces, no
+ * trailing characters, no silent wrap. strtoull alone accepts "-1", " 7"
+ * and "7x", which is how parsers end up accepting garbage.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+/* 0, or -EINVAL for anything that is not 1..20 decimal digits, -ERANGE on overflow. */
+int fr_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		d = *s - '0';
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int fr_parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+	int ret = fr_parse_u64(s, &v);
+
+	if (ret)
+		return ret;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * Sizes on the command line: a number of bytes with an optional binary
+ * suffix K, M, G, T (also KiB, MiB...; case-insensitive), or "s" for
+ * 512-byte sectors.
+ */
+int fr_parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct {
+		const char *suffix;
+		unsigned int shift;
+	} units[] = {
+		{ "", 0 }, { "b", 0 }, { "s", 9 },
+		{ "k", 10 }, { "kib", 10 }, { "m", 20 }, { "mib", 20 },
+		{ "g", 30 }, { "gib", 30 }, { "t", 40 }, { "tib", 40 },
+	};
+	char digits[24];
+	size_t n = strspn(s, "0123456789");
+	const char *suffix = s + n;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	if (!n || n >= sizeof(digits))
+		return n ? -ERANGE : -EINVAL;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	ret = fr_parse_u64(digits, &v);
+	if (ret)
+		return ret;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(suffix, units[i].suffix))
+			continue;
+		if (units[i].shift && v > UINT64_MAX >> units[i].shift)
+			return -ERANGE;
+		*bytes = v << units[i].shift;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* IEC units with two decimals, e.g. "3.99 GiB"; exact byte counts below 1 KiB. */
+void fr_format_size(uint64_t bytes, char *out, size_t len)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int i = -1;
+
+	if (bytes < 1024) {
+		snprintf(out, len, "%llu B", (unsigned long long)bytes);
+		return;
+	}
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(out, len, "%.2f %s", v, unit[i]);
+}
