@@ -136,7 +136,8 @@ struct rc_array {
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
-	unsigned int error_arg;		/* word index the failure refers to */
+	unsigned int error_arg;		/* table word just past a parse error */
+	int error_dev;			/* member the failure is about, or -1 */
 };
 
 /**
@@ -154,6 +155,8 @@ struct rc_array {
  *              only if @p len is 0, otherwise the two must agree.
  *
  * Members are not opened. Every number must be a whole decimal word.
+ * The operations below set a->error (static text) and a->error_dev (the
+ * member concerned, or -1) when they fail.
  *
  * @return 0, or -EINVAL with a->error and a->error_arg set.
  */
@@ -175,7 +178,7 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size);
  * page cache; regular files are not.
  *
  * @param writable Open read-write.
- * @return 0, or -errno with a->error set and a->error_arg the member.
+ * @return 0, or -errno with a->error set and a->error_dev the member.
  */
 int rc_array_open(struct rc_array *a, bool writable);
 

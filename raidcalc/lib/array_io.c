@@ -107,12 +107,14 @@ int rc_array_open(struct rc_array *a, bool writable)
 	unsigned int i;
 	int err;
 
+	a->error = NULL;
+	a->error_dev = -1;
 	for (i = 0; i < a->nmembers; i++)
 		a->members[i].fd = -1;
 	for (i = 0; i < a->nmembers; i++) {
 		err = rc_member_open(a, i, writable);
 		if (err) {
-			a->error_arg = i;
+			a->error_dev = (int)i;
 			rc_array_close(a);
 			return err;
 		}

@@ -30,6 +30,14 @@ static int rc_fail(struct rc_array *a, const struct rc_words *w,
 	return -EINVAL;
 }
 
+/* For problems of the whole line rather than of one word. */
+static int rc_fail_line(struct rc_array *a, const char *msg)
+{
+	a->error = msg;
+	a->error_arg = 0;
+	return -EINVAL;
+}
+
 static const char *rc_next(struct rc_words *w)
 {
 	return w->pos < w->argc ? w->argv[w->pos++] : NULL;
@@ -169,6 +177,7 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	int err;
 
 	memset(a, 0, sizeof(*a));
+	a->error_dev = -1;
 	err = rc_parse_span(a, &w, &tlen);
 	if (err)
 		return err;
@@ -186,14 +195,14 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	if (w.pos != argc)
 		return rc_fail(a, &w, "Too many arguments");
 	if (len && tlen && len != tlen)
-		return rc_fail(a, &w, "Target length given twice, and they differ");
+		return rc_fail_line(a, "Target length given twice, and they differ");
 	a->len = len ? len : tlen;
 	if (!a->len)
-		return rc_fail(a, &w, "Missing target length");
+		return rc_fail_line(a, "Missing target length (give -L or <start> <len>)");
 	ms = fr_geom_member_sectors_for(level, a->nmembers, chunk, a->len);
 	gerr = fr_geom_init(&a->geom, level, a->nmembers, chunk, ms);
 	if (gerr)
-		return rc_fail(a, &w, fr_geom_strerror(gerr));
+		return rc_fail_line(a, fr_geom_strerror(gerr));
 	return 0;
 }
 

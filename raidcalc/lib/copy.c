@@ -60,7 +60,7 @@ static int rc_read_slice(struct rc_slice *s, const struct fr_loc *loc,
 				     rc_slice_pos(s, loc->row, soff));
 		if (err) {
 			s->a->error = "Cannot read member";
-			s->a->error_arg = loc->dev;
+			s->a->error_dev = (int)loc->dev;
 		}
 		return err;
 	}
@@ -152,7 +152,7 @@ static int rc_build_slice(struct rc_slice *s, int fd, u64 row, u64 off)
 				      rc_slice_pos(s, row, off));
 		if (err) {
 			s->a->error = "Cannot write member";
-			s->a->error_arg = dev;
+			s->a->error_dev = (int)dev;
 		}
 	}
 	return err;

@@ -15,7 +15,7 @@ static int rc_rebuild_write(struct rc_slice *s, unsigned int dev, u64 row,
 
 	if (err) {
 		s->a->error = "Cannot write member";
-		s->a->error_arg = dev;
+		s->a->error_dev = (int)dev;
 	}
 	return err;
 }

@@ -9,6 +9,8 @@ int rc_slice_init(struct rc_slice *s, struct rc_array *a)
 	unsigned int i, n = a->nmembers + 2;
 
 	s->a = a;
+	a->error = NULL;
+	a->error_dev = -1;
 	s->chunk_bytes = (u64)a->geom.chunk_sectors << FR_SECTOR_SHIFT;
 	/* chunks and RC_SLICE_BYTES are powers of two: slices tile a chunk */
 	s->bytes = s->chunk_bytes < RC_SLICE_BYTES ? s->chunk_bytes :
@@ -60,7 +62,7 @@ int rc_slice_read(struct rc_slice *s, u64 row, u64 off, int skip)
 				     rc_slice_pos(s, row, off));
 		if (err) {
 			s->a->error = "Cannot read member";
-			s->a->error_arg = dev;
+			s->a->error_dev = (int)dev;
 			return err;
 		}
 	}

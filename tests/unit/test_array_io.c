@@ -51,7 +51,7 @@ static void test_array_io_refuses_small_member(void **state)
 	assert_int_equal(rc_array_open(&rc_t.a, false), -ENOSPC);
 	assert_string_equal(rc_t.a.error,
 			    "Member smaller than its offset plus data area");
-	assert_int_equal(rc_t.a.error_arg, 1);
+	assert_int_equal(rc_t.a.error_dev, 1);
 	/* the members opened before the bad one are closed again */
 	assert_int_equal(rc_t.a.members[0].fd, -1);
 }
@@ -62,7 +62,7 @@ static void test_array_io_refuses_missing_member(void **state)
 	assert_int_equal(rc_t_arr_make(&rc_t, "raid0", 8, 2, 64, 0), 0);
 	assert_int_equal(rc_array_open(&rc_t.a, false), -ENOENT);
 	assert_string_equal(rc_t.a.error, "Cannot open member");
-	assert_int_equal(rc_t.a.error_arg, 0);
+	assert_int_equal(rc_t.a.error_dev, 0);
 }
 
 /* dmsetup names members MAJ:MIN; a number no device has must not open. */

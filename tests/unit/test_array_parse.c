@@ -63,7 +63,9 @@ static void test_array_parse_takes_length_from_caller(void **state)
 	assert_int_equal(a->geom.member_sectors, 64);
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 /dev/x 0", 0),
 			 -EINVAL);
-	assert_string_equal(a->error, "Missing target length");
+	assert_string_equal(a->error,
+			    "Missing target length (give -L or <start> <len>)");
+	assert_int_equal(a->error_arg, 0);
 	assert_int_equal(rc_t_parse(a, "0 64 fanraid raid0 8 0 1 /dev/x 0",
 				    64), 0);
 	assert_int_equal(rc_t_parse(a, "0 64 fanraid raid0 8 0 1 /dev/x 0",
