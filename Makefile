@@ -31,6 +31,7 @@ module:
 
 unit: all
 	$(MAKE) -C tests/unit check
+	$(MAKE) -C raidcalc check
 
 vmtest: all module
 	$(MAKE) -C tests/vm check
