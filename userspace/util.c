@@ -11,12 +11,16 @@
 
 #include "util.h"
 
-/* 0, or -EINVAL for anything that is not 1..20 decimal digits, -ERANGE on overflow. */
+/*
+ * 0, or -EINVAL for anything but decimal digits without leading zeros (the
+ * kernel never prints them, so each number has exactly one spelling),
+ * -ERANGE on overflow.
+ */
 int fr_parse_u64(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
 
-	if (!*s)
+	if (!*s || (s[0] == '0' && s[1]))
 		return -EINVAL;
 	for (; *s; s++) {
 		unsigned int d;

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * userspace/sb.c, the on-disk superblock codec: round trip, the documented
+ * byte layout, a specific refusal for every corrupted field and for a bad
+ * CRC, and a random-mutation fuzzer that must never crash nor accept a
+ * block it would not write itself.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sb.h"
+
+/* xorshift64: same sequence on every run, so a failure reproduces. */
+static uint64_t t_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Bitwise CRC32C, independent of ISA-L: the oracle for fr_sb_crc(). */
+static uint32_t t_crc32c(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xffffffff;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
+	}
+	return ~crc;
+}
+
+static void t_put32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void t_put64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t t_get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void t_fix_crc(uint8_t *buf)
+{
+	t_put32(buf + FR_SB_OFF_CRC, t_crc32c(buf, FR_SB_OFF_CRC));
+}
+
+/* The fuzzers' CRC repair: the codec's own, proven equal to the oracle above. */
+static void t_fix_crc_fast(uint8_t *buf)
+{
+	t_put32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
+}
+
+/* A valid 4-member raid0 superblock with distinctive values. */
+static void t_sb(struct fr_sb *sb)
+{
+	int i;
+
+	memset(sb, 0, sizeof(*sb));
+	sb->format_version = FR_SB_FORMAT_VERSION;
+	sb->layout_version = FR_SB_LAYOUT_VERSION;
+	for (i = 0; i < FR_UUID_LEN; i++) {
+		sb->array_uuid[i] = (uint8_t)(0x10 + i);
+		sb->member_uuid[i] = (uint8_t)(0xa0 + i);
+	}
+	strcpy(sb->name, "fast0");
+	sb->level = FR_LEVEL_RAID0;
+	sb->chunk_sectors = 1024;
+	sb->ndevs = 4;
+	sb->slot = 2;
+	sb->data_offset = 2048;
+	sb->member_sectors = 1024 * 1000;
+	sb->array_sectors = 4 * 1024 * 1000;
+	sb->events = 0x0102030405060708ull;
+	sb->state = FR_SB_STATE_DIRTY;
+	sb->flush_policy = FR_FLUSH_DROP;
+	sb->readahead_sectors = 256;
+	sb->ctime = 1700000000;
+	sb->utime = 1700000100;
+}
+
+static void t_block(uint8_t *buf)
+{
+	struct fr_sb sb;
+
+	t_sb(&sb);
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_OK);
+}
+
+static void test_sb_round_trips(void **state)
+{
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	struct fr_sb in, out;
+
+	(void)state;
+	t_sb(&in);
+	assert_int_equal(fr_sb_encode(&in, buf), FR_SB_OK);
+	assert_int_equal(fr_sb_decode(buf, &out), FR_SB_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_int_equal(fr_sb_encode(&out, again), FR_SB_OK);
+	assert_memory_equal(buf, again, FR_SB_SIZE);
+}
+
+static void test_sb_round_trips_raid6_degraded_64_members(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb in, out;
+
+	(void)state;
+	t_sb(&in);
+	in.level = FR_LEVEL_RAID6;
+	in.ndevs = 64;
+	in.slot = 63;
+	in.array_sectors = 62ull * in.member_sectors;
+	in.failed_mask = 1ull << 63 | 1;
+	in.state = FR_SB_STATE_DEGRADED;
+	strcpy(in.name, "a-name.with_all+allowed-chars-0123456789-abcdefghijklmnopqrstuv");
+	assert_int_equal(strlen(in.name), FR_SB_NAME_MAX);
+	assert_int_equal(fr_sb_encode(&in, buf), FR_SB_OK);
+	assert_int_equal(fr_sb_decode(buf, &out), FR_SB_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+/* docs/superblock.md promises these bytes; a layout change must show up here. */
+static void test_sb_layout_matches_documented_offsets(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	size_t i;
+
+	(void)state;
+	t_block(buf);
+	assert_memory_equal(buf, "FANRAIDS", 8);
+	assert_int_equal(buf[8], 1);		/* format version, LE */
+	assert_int_equal(buf[12], 1);		/* layout version */
+	assert_int_equal(buf[16], 0x00);	/* 4096 = 0x1000 LE */
+	assert_int_equal(buf[17], 0x10);
+	assert_int_equal(buf[24], 0x10);	/* array uuid byte 0 */
+	assert_int_equal(buf[40], 0xa0);	/* member uuid byte 0 */
+	assert_memory_equal(buf + 56, "fast0\0", 6);
+	assert_int_equal(buf[124], 0x00);	/* chunk 1024 = 0x400 */
+	assert_int_equal(buf[125], 0x04);
+	assert_int_equal(buf[128], 4);		/* ndevs */
+	assert_int_equal(buf[132], 2);		/* slot */
+	assert_int_equal(t_get64(buf + 136), 2048);
+	assert_int_equal(t_get64(buf + 144), 1024 * 1000);
+	assert_int_equal(t_get64(buf + 152), 4 * 1024 * 1000);
+	for (i = 0; i < 8; i++)			/* events, byte by byte */
+		assert_int_equal(buf[160 + i], 8 - i);
+	assert_int_equal(buf[168], FR_SB_STATE_DIRTY);
+	assert_int_equal(buf[172], FR_FLUSH_DROP);
+	assert_int_equal(t_get64(buf + 176), 0);
+	assert_int_equal(buf[184], 0);		/* readahead 256 = 0x100 */
+	assert_int_equal(buf[185], 1);
+	assert_int_equal(t_get64(buf + 192), 1700000000);
+	assert_int_equal(t_get64(buf + 200), 1700000100);
+	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
+		assert_int_equal(buf[i], 0);
+}
+
+static void test_sb_crc_is_standard_crc32c(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	const uint8_t check[] = "123456789";
+
+	(void)state;
+	/* the oracle itself: the published CRC32C check value */
+	assert_int_equal(t_crc32c(check, 9), 0xe3069283);
+	t_block(buf);
+	assert_int_equal(fr_sb_crc(buf), t_crc32c(buf, FR_SB_OFF_CRC));
+	assert_int_equal(buf[4092] | buf[4093] << 8 | buf[4094] << 16 |
+			 (uint32_t)buf[4095] << 24, t_crc32c(buf, 4092));
+}
+
+static void test_sb_rejects_bad_magic(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_block(buf);
+	buf[3] ^= 0x20;
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EMAGIC);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EMAGIC);
+}
+
+static void test_sb_rejects_bad_crc_anywhere(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+	size_t off;
+
+	(void)state;
+	/* one flipped bit in any byte past the version checks is a CRC error */
+	for (off = FR_SB_OFF_SB_SIZE + 4; off < FR_SB_SIZE; off++) {
+		t_block(buf);
+		buf[off] ^= 0x01;
+		assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ECRC);
+	}
+}
+
+static void test_sb_rejects_unknown_version(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_block(buf);
+	t_put32(buf + FR_SB_OFF_FORMAT, 2);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
+	/* a newer block may have a different CRC rule: version wins over CRC */
+	buf[100] ^= 0xff;
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
+	t_put32(buf + FR_SB_OFF_FORMAT, 0);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
+}
+
+struct t_corrupt {
+	const char *what;
+	size_t off;
+	int width;		/* 4 or 8; 1 for a single byte */
+	uint64_t value;
+	enum fr_sb_err want;
+};
+
+static const struct t_corrupt t_corruptions[] = {
+	{ "sb size", FR_SB_OFF_SB_SIZE, 4, 512, FR_SB_ESIZE },
+	{ "header pad", FR_SB_OFF_HDR_PAD, 4, 1, FR_SB_ERESERVED },
+	{ "layout 0", FR_SB_OFF_LAYOUT, 4, 0, FR_SB_ELAYOUT },
+	{ "layout 2", FR_SB_OFF_LAYOUT, 4, 2, FR_SB_ELAYOUT },
+	{ "array uuid", FR_SB_OFF_ARRAY_UUID, 0, 0, FR_SB_EARRAYUUID },
+	{ "member uuid", FR_SB_OFF_MEMBER_UUID, 0, 0, FR_SB_EMEMBERUUID },
+	{ "name empty", FR_SB_OFF_NAME, 1, 0, FR_SB_ENAME },
+	{ "name slash", FR_SB_OFF_NAME + 1, 1, '/', FR_SB_ENAME },
+	{ "name dash first", FR_SB_OFF_NAME, 1, '-', FR_SB_ENAME },
+	{ "name junk after NUL", FR_SB_OFF_NAME + 40, 1, 'x', FR_SB_ENAME },
+	{ "name unterminated", FR_SB_OFF_NAME + 63, 1, 'x', FR_SB_ENAME },
+	{ "level 5", FR_SB_OFF_LEVEL, 4, 5, FR_SB_ELEVEL },
+	{ "level 1", FR_SB_OFF_LEVEL, 4, 1, FR_SB_ELEVEL },
+	{ "ndevs 0", FR_SB_OFF_NDEVS, 4, 0, FR_SB_ENDEVS },
+	{ "ndevs 65", FR_SB_OFF_NDEVS, 4, 65, FR_SB_ENDEVS },
+	{ "chunk 0", FR_SB_OFF_CHUNK, 4, 0, FR_SB_ECHUNK },
+	{ "chunk not pow2", FR_SB_OFF_CHUNK, 4, 1000, FR_SB_ECHUNK },
+	{ "chunk 4", FR_SB_OFF_CHUNK, 4, 4, FR_SB_ECHUNK },
+	{ "chunk 64K sectors", FR_SB_OFF_CHUNK, 4, 65536, FR_SB_ECHUNK },
+	{ "slot 4 of 4", FR_SB_OFF_SLOT, 4, 4, FR_SB_ESLOT },
+	{ "data offset in sb", FR_SB_OFF_DATA_OFFSET, 8, 8, FR_SB_EDATAOFFSET },
+	{ "data offset unaligned", FR_SB_OFF_DATA_OFFSET, 8, 2049,
+	  FR_SB_EDATAOFFSET },
+	{ "data offset huge", FR_SB_OFF_DATA_OFFSET, 8, ~0ull << 4,
+	  FR_SB_EDATAOFFSET },
+	{ "member size 0", FR_SB_OFF_MEMBER_SECTORS, 8, 0, FR_SB_EMEMBERSIZE },
+	{ "member size partial chunk", FR_SB_OFF_MEMBER_SECTORS, 8, 1024 * 1000 + 8,
+	  FR_SB_EMEMBERSIZE },
+	{ "member size overflow", FR_SB_OFF_MEMBER_SECTORS, 8, ~0ull << 10,
+	  FR_SB_EMEMBERSIZE },
+	{ "array size", FR_SB_OFF_ARRAY_SECTORS, 8, 4 * 1024 * 1000 - 1024,
+	  FR_SB_EARRAYSIZE },
+	{ "events 0", FR_SB_OFF_EVENTS, 8, 0, FR_SB_EEVENTS },
+	{ "state unknown bit", FR_SB_OFF_STATE, 4, 1u << 7, FR_SB_ESTATE },
+	{ "degraded without mask", FR_SB_OFF_STATE, 4, FR_SB_STATE_DEGRADED,
+	  FR_SB_ESTATE },
+	{ "mask without degraded", FR_SB_OFF_FAILED_MASK, 8, 1, FR_SB_ESTATE },
+	{ "flush 2", FR_SB_OFF_FLUSH, 4, 2, FR_SB_EFLUSH },
+	{ "readahead huge", FR_SB_OFF_READAHEAD, 4, FR_SB_MAX_READAHEAD + 1,
+	  FR_SB_EREADAHEAD },
+	{ "body pad", FR_SB_OFF_BODY_PAD, 4, 1, FR_SB_ERESERVED },
+	{ "ctime 0", FR_SB_OFF_CTIME, 8, 0, FR_SB_ETIME },
+	{ "utime before ctime", FR_SB_OFF_UTIME, 8, 1600000000, FR_SB_ETIME },
+	{ "reserved first", FR_SB_OFF_RESERVED, 1, 1, FR_SB_ERESERVED },
+	{ "reserved last", FR_SB_OFF_CRC - 1, 1, 0x80, FR_SB_ERESERVED },
+};
+
+/* Each field corrupted with a valid CRC, so the field check itself must fire. */
+static void test_sb_rejects_each_corrupted_field(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb, before;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t_corruptions) / sizeof(t_corruptions[0]); i++) {
+		const struct t_corrupt *c = &t_corruptions[i];
+
+		t_block(buf);
+		switch (c->width) {
+		case 0:
+			memset(buf + c->off, 0, FR_UUID_LEN);
+			break;
+		case 1:
+			buf[c->off] = (uint8_t)c->value;
+			break;
+		case 4:
+			t_put32(buf + c->off, (uint32_t)c->value);
+			break;
+		default:
+			t_put64(buf + c->off, c->value);
+		}
+		t_fix_crc(buf);
+		memset(&sb, 0x5a, sizeof(sb));
+		before = sb;
+		if (fr_sb_decode(buf, &sb) != c->want)
+			fail_msg("%s: got '%s', want '%s'", c->what,
+				 fr_sb_strerror(fr_sb_decode(buf, &sb)),
+				 fr_sb_strerror(c->want));
+		/* a refused block leaves the caller's struct alone */
+		assert_memory_equal(&sb, &before, sizeof(sb));
+	}
+}
+
+/* raid6 needs four members; the table above only tries raid0. */
+static void test_sb_rejects_raid6_below_four_members(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_block(buf);
+	t_put32(buf + FR_SB_OFF_LEVEL, FR_LEVEL_RAID6);
+	t_put32(buf + FR_SB_OFF_NDEVS, 3);
+	t_put32(buf + FR_SB_OFF_SLOT, 0);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ENDEVS);
+}
+
+static void test_sb_encode_refuses_invalid_struct(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_sb(&sb);
+	sb.slot = 9;
+	memset(buf, 0x77, sizeof(buf));
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ESLOT);
+	t_sb(&sb);
+	sb.events = 0;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_EEVENTS);
+	t_sb(&sb);
+	memset(sb.name, 'n', sizeof(sb.name));
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ENAME);
+}
+
+static void test_sb_every_error_has_its_own_message(void **state)
+{
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < FR_SB_ERR_COUNT; i++) {
+		assert_non_null(fr_sb_strerror(i));
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(fr_sb_strerror(i),
+						fr_sb_strerror(j));
+	}
+	assert_string_equal(fr_sb_strerror(FR_SB_ERR_COUNT),
+			    "unknown superblock error");
+}
+
+/*
+ * Random mutations of a valid block, half of them with the CRC repaired so
+ * the field checks see them. Whatever decodes must re-encode to the very
+ * same bytes: the decoder accepts nothing the encoder would not write.
+ */
+static void test_sb_fuzz_decoder_never_accepts_garbage(void **state)
+{
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	unsigned long accepted = 0, iter;
+	struct fr_sb sb;
+
+	(void)state;
+	for (iter = 0; iter < 200000; iter++) {
+		uint64_t r = t_rand(&seed);
+		int flips = 1 + (int)(r % 4), k;
+
+		t_block(buf);
+		for (k = 0; k < flips; k++) {
+			uint64_t rr = t_rand(&seed);
+			/* bias towards the fields: most action is in bytes 0..211 */
+			size_t off = rr & 1 ? (rr >> 8) % 212 :
+					      (rr >> 8) % FR_SB_SIZE;
+
+			if (rr & 2)
+				buf[off] ^= (uint8_t)(1u << ((rr >> 4) & 7));
+			else
+				buf[off] = (uint8_t)(rr >> 32);
+		}
+		if (r & (1ull << 40))
+			t_fix_crc_fast(buf);
+		if (fr_sb_decode(buf, &sb) != FR_SB_OK)
+			continue;
+		accepted++;
+		assert_int_equal(fr_sb_encode(&sb, again), FR_SB_OK);
+		assert_memory_equal(buf, again, FR_SB_SIZE);
+	}
+	/* some mutations are legal (another slot, more events): make sure we saw them */
+	assert_true(accepted > 0);
+}
+
+/* Entirely random blocks, with the magic and CRC made right. */
+static void test_sb_fuzz_random_blocks(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	uint64_t seed = 12345;
+	struct fr_sb sb;
+	int iter;
+	size_t i;
+
+	(void)state;
+	for (iter = 0; iter < 20000; iter++) {
+		for (i = 0; i < FR_SB_SIZE; i += 8)
+			t_put64(buf + i, t_rand(&seed));
+		memcpy(buf, FR_SB_MAGIC, FR_SB_MAGIC_LEN);
+		if (iter & 1) {
+			t_put32(buf + FR_SB_OFF_FORMAT, FR_SB_FORMAT_VERSION);
+			t_put32(buf + FR_SB_OFF_SB_SIZE, FR_SB_SIZE);
+		}
+		t_fix_crc_fast(buf);
+		assert_int_not_equal(fr_sb_decode(buf, &sb), FR_SB_OK);
+	}
+}
+
+static void test_uuid_round_trips_and_rejects_junk(void **state)
+{
+	uint8_t u[FR_UUID_LEN], v[FR_UUID_LEN];
+	char s[FR_UUID_STR_LEN + 1];
+	int i;
+
+	(void)state;
+	for (i = 0; i < FR_UUID_LEN; i++)
+		u[i] = (uint8_t)(i * 17);
+	fr_uuid_format(u, s);
+	assert_string_equal(s, "00112233-4455-6677-8899-aabbccddeeff");
+	assert_int_equal(fr_uuid_parse(s, v), 0);
+	assert_memory_equal(u, v, FR_UUID_LEN);
+	assert_int_equal(fr_uuid_parse("00112233445566778899AABBCCDDEEFF", v), 0);
+	assert_memory_equal(u, v, FR_UUID_LEN);
+	assert_int_equal(fr_uuid_parse("00112233445566778899aabbccddeef", v),
+			 -EINVAL);
+	assert_int_equal(fr_uuid_parse("00112233445566778899aabbccddeeff0", v),
+			 -EINVAL);
+	assert_int_equal(fr_uuid_parse("0011223344556677889gaabbccddeeff", v),
+			 -EINVAL);
+	assert_int_equal(fr_uuid_parse("", v), -EINVAL);
+}
+
+static void test_name_accepts_dm_safe_names_only(void **state)
+{
+	(void)state;
+	assert_true(fr_name_is_valid("fast0"));
+	assert_true(fr_name_is_valid("a.b_c-d+e"));
+	assert_false(fr_name_is_valid(""));
+	assert_false(fr_name_is_valid("-x"));
+	assert_false(fr_name_is_valid(".x"));
+	assert_false(fr_name_is_valid("a/b"));
+	assert_false(fr_name_is_valid("a b"));
+	assert_false(fr_name_is_valid("caf\xc3\xa9"));
+	assert_false(fr_name_is_valid(
+		"0123456789012345678901234567890123456789012345678901234567890123"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sb_round_trips),
+		cmocka_unit_test(test_sb_round_trips_raid6_degraded_64_members),
+		cmocka_unit_test(test_sb_layout_matches_documented_offsets),
+		cmocka_unit_test(test_sb_crc_is_standard_crc32c),
+		cmocka_unit_test(test_sb_rejects_bad_magic),
+		cmocka_unit_test(test_sb_rejects_bad_crc_anywhere),
+		cmocka_unit_test(test_sb_rejects_unknown_version),
+		cmocka_unit_test(test_sb_rejects_each_corrupted_field),
+		cmocka_unit_test(test_sb_rejects_raid6_below_four_members),
+		cmocka_unit_test(test_sb_encode_refuses_invalid_struct),
+		cmocka_unit_test(test_sb_every_error_has_its_own_message),
+		cmocka_unit_test(test_sb_fuzz_decoder_never_accepts_garbage),
+		cmocka_unit_test(test_sb_fuzz_random_blocks),
+		cmocka_unit_test(test_uuid_round_trips_and_rejects_junk),
+		cmocka_unit_test(test_name_accepts_dm_safe_names_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

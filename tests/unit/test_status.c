@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * userspace/status.c: the INFO status line parser. Valid lines land in the
+ * right fields, every malformed line is refused, words appended by a newer
+ * target are tolerated, and random mutations never crash it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "status.h"
+
+static void test_status_parses_raid0_line(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid0 2 AA 0/0 idle "
+					 "1 2 3 4 5 6 10 20 30 40 50 60", &st), 0);
+	assert_int_equal(st.level, FR_LEVEL_RAID0);
+	assert_int_equal(st.ndevs, 2);
+	assert_string_equal(st.health, "AA");
+	assert_int_equal(st.sync_cur, 0);
+	assert_int_equal(st.sync_total, 0);
+	assert_string_equal(st.action, "idle");
+	assert_int_equal(st.members[0].reads, 1);
+	assert_int_equal(st.members[0].writes, 2);
+	assert_int_equal(st.members[0].read_sectors, 3);
+	assert_int_equal(st.members[0].write_sectors, 4);
+	assert_int_equal(st.members[0].flushes, 5);
+	assert_int_equal(st.members[0].errors, 6);
+	assert_int_equal(st.members[1].reads, 10);
+	assert_int_equal(st.members[1].errors, 60);
+	assert_int_equal(st.extra_words, 0);
+}
+
+static void test_status_parses_degraded_raid6_resync(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid6 4 AaDA 512/8192 resync "
+					 "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 7 "
+					 "0 0 0 0 0 18446744073709551615", &st), 0);
+	assert_int_equal(st.level, FR_LEVEL_RAID6);
+	assert_string_equal(st.health, "AaDA");
+	assert_int_equal(st.sync_cur, 512);
+	assert_int_equal(st.sync_total, 8192);
+	assert_string_equal(st.action, "resync");
+	assert_int_equal(st.members[2].errors, 7);
+	assert_true(st.members[3].errors == UINT64_MAX);
+	assert_string_equal(fr_health_name(st.health[2]), "dead");
+	assert_string_equal(fr_health_name(st.health[1]), "syncing");
+}
+
+/* The grammar grows at the end (R8): a newer target's extra words are counted. */
+static void test_status_tolerates_fields_appended_later(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 x 42",
+					 &st), 0);
+	assert_int_equal(st.extra_words, 2);
+	assert_int_equal(st.members[0].errors, 6);
+}
+
+static void test_status_handles_64_members(void **state)
+{
+	char line[4096];
+	struct fr_status st;
+	size_t pos;
+	int i;
+
+	(void)state;
+	pos = snprintf(line, sizeof(line), "raid0 64 ");
+	for (i = 0; i < 64; i++)
+		line[pos++] = 'A';
+	pos += snprintf(line + pos, sizeof(line) - pos, " 0/0 idle");
+	for (i = 0; i < 64 * 6; i++)
+		pos += snprintf(line + pos, sizeof(line) - pos, " %d", i);
+	assert_int_equal(fr_status_parse(line, &st), 0);
+	assert_int_equal(st.members[63].errors, 64 * 6 - 1);
+	assert_int_equal(st.members[10].reads, 60);
+}
+
+static void test_status_rejects_malformed_lines(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"raid0",
+		"raid5 1 A 0/0 idle 1 2 3 4 5 6",
+		"0 1 A 0/0 idle 1 2 3 4 5 6",
+		"raid0 0  0/0 idle",
+		"raid0 65 A 0/0 idle",
+		"raid6 3 AAA 0/0 idle 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6",
+		"raid0 2 A 0/0 idle 1 2 3 4 5 6 1 2 3 4 5 6",
+		"raid0 1 AA 0/0 idle 1 2 3 4 5 6",
+		"raid0 1 X 0/0 idle 1 2 3 4 5 6",
+		"raid0 1 A 0 idle 1 2 3 4 5 6",
+		"raid0 1 A 0/ idle 1 2 3 4 5 6",
+		"raid0 1 A /0 idle 1 2 3 4 5 6",
+		"raid0 1 A 5/4 idle 1 2 3 4 5 6",
+		"raid0 1 A 0/0/0 idle 1 2 3 4 5 6",
+		"raid0 1 A 0/0 IDLE 1 2 3 4 5 6",
+		"raid0 1 A 0/0 idle 1 2 3 4 5",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 -6",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 18446744073709551616",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 ",
+		"raid0 1 A 0/0 idle 1 2 3 4 5  6",
+		" raid0 1 A 0/0 idle 1 2 3 4 5 6",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 0x6",
+		"raid0 1 A 0/0 averyveryverylongactionwordthatdoesnotfit 1 2 3 4 5 6",
+		"raid0 01 A 0/0 idle 1 2 3 4 5 6",
+	};
+	struct fr_status st;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fr_status_parse(bad[i], &st) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+}
+
+static uint64_t t_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Random edits of valid lines: any outcome but a crash or an overrun is fine. */
+static void test_status_fuzz_parser(void **state)
+{
+	static const char alphabet[] = "0123456789 /AaDXraidle_\t-";
+	uint64_t seed = 0x0123456789abcdefull;
+	char line[512];
+	struct fr_status st;
+	int iter, k, accepted = 0;
+
+	(void)state;
+	for (iter = 0; iter < 100000; iter++) {
+		size_t len;
+
+		snprintf(line, sizeof(line), "%s", iter & 1 ?
+			 "raid6 4 AaDA 512/8192 resync 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6" :
+			 "raid0 2 AA 0/0 idle 1 2 3 4 5 6 7 8 9 10 11 12");
+		len = strlen(line);
+		for (k = 0; k < 1 + iter % 3 && len; k++) {
+			uint64_t r = t_rand(&seed);
+			size_t pos = (r >> 8) % len;
+
+			if (r & 1) {
+				line[pos] = alphabet[(r >> 32) % (sizeof(alphabet) - 1)];
+			} else {
+				memmove(line + pos, line + pos + 1, len - pos);
+				len--;
+			}
+		}
+		if (fr_status_parse(line, &st))
+			continue;
+		accepted++;
+		assert_int_equal(strlen(st.health), st.ndevs);
+		assert_true(st.sync_cur <= st.sync_total);
+	}
+	assert_true(accepted > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_status_parses_raid0_line),
+		cmocka_unit_test(test_status_parses_degraded_raid6_resync),
+		cmocka_unit_test(test_status_tolerates_fields_appended_later),
+		cmocka_unit_test(test_status_handles_64_members),
+		cmocka_unit_test(test_status_rejects_malformed_lines),
+		cmocka_unit_test(test_status_fuzz_parser),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * userspace/table.c: the table line the tool builds must be exactly what the
+ * kernel prints back (devices as major:minor, features in canonical order),
+ * and the parser must take back everything the builder writes and nothing
+ * malformed.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sb.h"
+#include "table.h"
+
+static void t_table(struct fr_table *t, uint32_t level, uint32_t n)
+{
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->level = level;
+	t->chunk_sectors = 1024;
+	t->ndevs = n;
+	for (i = 0; i < n; i++) {
+		t->devs[i].major = 253;
+		t->devs[i].minor = i;
+		t->devs[i].offset = 2048;
+	}
+}
+
+static void test_table_builds_kernel_format(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid0 1024 0 2 253:0 2048 253:1 2048");
+
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	t.flush_policy = FR_FLUSH_DROP;
+	t.devs[3].major = 259;
+	t.devs[3].minor = 1048575;
+	t.devs[3].offset = 18446744073709551615ull;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 2 flush_policy drop 4 253:0 2048 "
+			    "253:1 2048 253:2 2048 259:1048575 18446744073709551615");
+}
+
+/* An explicit default is printed back by the kernel, so the builder keeps it too. */
+static void test_table_keeps_explicit_default_feature(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 1);
+	t.flush_explicit = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid0 1024 2 flush_policy passthrough 1 253:0 2048");
+}
+
+static void test_table_build_rejects_invalid_shape(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, 3);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	t.chunk_sectors = 1000;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, 5, 2);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	t.flush_policy = 7;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+}
+
+static void test_table_build_reports_short_buffer(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+	size_t len;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	len = strlen(buf);
+	assert_int_equal(fr_table_build(&t, buf, len), -ENOSPC);
+	assert_int_equal(fr_table_build(&t, buf, 10), -ENOSPC);
+	assert_int_equal(fr_table_build(&t, buf, len + 1), 0);
+}
+
+/* 64 members with the largest numbers still fit in FR_TABLE_MAX. */
+static void test_table_64_members_fit(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t, back;
+	uint32_t i;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, FR_MAX_DEVS);
+	t.flush_explicit = true;
+	for (i = 0; i < FR_MAX_DEVS; i++) {
+		t.devs[i].major = 4095;
+		t.devs[i].minor = 1048575;
+		t.devs[i].offset = UINT64_MAX;
+	}
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+}
+
+/* build(parse(x)) == x across the geometry sweep: the kernel's echo round-trips. */
+static void test_table_round_trips_geometry_sweep(void **state)
+{
+	char buf[FR_TABLE_MAX], again[FR_TABLE_MAX];
+	struct fr_table t, back;
+	uint32_t n, chunk, l;
+
+	(void)state;
+	for (l = 0; l < 2; l++)
+		for (n = 1; n <= FR_MAX_DEVS; n++)
+			for (chunk = FR_MIN_CHUNK_SECTORS;
+			     chunk <= FR_MAX_CHUNK_SECTORS; chunk <<= 1) {
+				uint32_t level = l ? FR_LEVEL_RAID6 :
+						     FR_LEVEL_RAID0;
+
+				if (n < fr_level_min_devs(level))
+					continue;
+				t_table(&t, level, n);
+				t.chunk_sectors = chunk;
+				t.flush_policy = n & 1;
+				t.flush_explicit = n % 3 == 0;
+				assert_int_equal(fr_table_build(&t, buf,
+								sizeof(buf)), 0);
+				assert_int_equal(fr_table_parse(buf, &back), 0);
+				assert_int_equal(fr_table_build(&back, again,
+								sizeof(again)), 0);
+				assert_string_equal(buf, again);
+				assert_int_equal(back.flush_policy, t.flush_policy);
+			}
+}
+
+static void test_table_rejects_malformed_lines(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"raid0",
+		"raid0 1024 0 1",
+		"raid5 1024 0 1 253:0 2048",
+		"0 1024 0 1 253:0 2048",
+		"raid0 1000 0 1 253:0 2048",
+		"raid0 4 0 1 253:0 2048",
+		"raid0 1024 0 0",
+		"raid0 1024 0 2 253:0 2048",
+		"raid0 1024 0 1 253:0 2048 253:1 2048",
+		"raid0 1024 0 1 253:0 2048 extra",
+		"raid0 1024 0 1 253:0",
+		"raid0 1024 0 1 /dev/sda 2048",
+		"raid0 1024 0 1 253 2048",
+		"raid0 1024 0 1 253:x 2048",
+		"raid0 1024 0 1 :0 2048",
+		"raid0 1024 0 1 253: 2048",
+		"raid0 1024 0 1 253:0 -1",
+		"raid0 1024 0 1 253:0 18446744073709551616",
+		"raid0 1024 0 1 253:0 2048 ",
+		" raid0 1024 0 1 253:0 2048",
+		"raid0  1024 0 1 253:0 2048",
+		"raid0 1024 1 flush_policy 1 253:0 2048",
+		"raid0 1024 2 flush_policy sometimes 1 253:0 2048",
+		"raid0 1024 2 readahead 64 1 253:0 2048",
+		"raid0 1024 4 flush_policy drop flush_policy drop 1 253:0 2048",
+		"raid0 1024 9 flush_policy drop 1 253:0 2048",
+		"raid0 1024 4294967295 1 253:0 2048",
+		"raid6 1024 0 3 253:0 8 253:1 8 253:2 8",
+		"raid0 1024 0 65 253:0 8",
+		"raid0 +1024 0 1 253:0 2048",
+		"raid0 01024 0 1 253:0 2048",
+		"raid0 1024 0 1 253:00 2048",
+	};
+	struct fr_table t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fr_table_parse(bad[i], &t) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+}
+
+static void test_table_parses_kernel_echo(void **state)
+{
+	struct fr_table t;
+
+	(void)state;
+	assert_int_equal(fr_table_parse("raid0 128 2 flush_policy drop 3 "
+					 "8:16 2048 8:32 4096 259:0 8", &t), 0);
+	assert_int_equal(t.level, FR_LEVEL_RAID0);
+	assert_int_equal(t.chunk_sectors, 128);
+	assert_int_equal(t.flush_policy, FR_FLUSH_DROP);
+	assert_true(t.flush_explicit);
+	assert_int_equal(t.ndevs, 3);
+	assert_int_equal(t.devs[1].major, 8);
+	assert_int_equal(t.devs[1].minor, 32);
+	assert_int_equal(t.devs[1].offset, 4096);
+	assert_int_equal(t.devs[2].major, 259);
+}
+
+static void test_table_names_the_feature_needing_a_version(void **state)
+{
+	struct fr_version v;
+	struct fr_table t;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	assert_string_equal(fr_table_required_version(&t, &v), "raid0");
+	assert_int_equal(v.major, 1);
+	t.flush_policy = FR_FLUSH_DROP;
+	assert_string_equal(fr_table_required_version(&t, &v), "flush_policy");
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	assert_string_equal(fr_table_required_version(&t, &v), "raid6");
+}
+
+static uint64_t t_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Mutated valid lines: the parser may accept one only if the builder
+ * writes the very same line back from what was parsed.
+ */
+static void test_table_fuzz_parser(void **state)
+{
+	static const char alphabet[] = "0123456789 :raidflush_pothgdv-+\t";
+	char line[FR_TABLE_MAX], again[FR_TABLE_MAX];
+	uint64_t seed = 0xfeedfacecafebeefull;
+	struct fr_table t;
+	int iter, k;
+
+	(void)state;
+	for (iter = 0; iter < 100000; iter++) {
+		size_t len;
+
+		snprintf(line, sizeof(line), "%s",
+			 iter & 1 ? "raid6 256 2 flush_policy drop 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048" :
+				    "raid0 1024 0 2 253:0 2048 253:1 4096");
+		len = strlen(line);
+		for (k = 0; k < 1 + iter % 3; k++) {
+			uint64_t r = t_rand(&seed);
+			size_t pos = (r >> 8) % len;
+
+			switch (r & 3) {
+			case 0:	/* replace */
+				line[pos] = alphabet[(r >> 32) % (sizeof(alphabet) - 1)];
+				break;
+			case 1:	/* delete */
+				memmove(line + pos, line + pos + 1, len - pos);
+				len--;
+				break;
+			case 2:	/* truncate */
+				line[pos] = '\0';
+				len = pos;
+				break;
+			default: /* insert */
+				if (len + 2 >= sizeof(line))
+					break;
+				memmove(line + pos + 1, line + pos, len - pos + 1);
+				line[pos] = alphabet[(r >> 32) % (sizeof(alphabet) - 1)];
+				len++;
+			}
+			if (!len)
+				break;
+		}
+		if (fr_table_parse(line, &t))
+			continue;
+		assert_int_equal(fr_table_build(&t, again, sizeof(again)), 0);
+		if (strcmp(line, again))
+			fail_msg("accepted '%s' but builds '%s'", line, again);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_builds_kernel_format),
+		cmocka_unit_test(test_table_keeps_explicit_default_feature),
+		cmocka_unit_test(test_table_build_rejects_invalid_shape),
+		cmocka_unit_test(test_table_build_reports_short_buffer),
+		cmocka_unit_test(test_table_64_members_fit),
+		cmocka_unit_test(test_table_round_trips_geometry_sweep),
+		cmocka_unit_test(test_table_rejects_malformed_lines),
+		cmocka_unit_test(test_table_parses_kernel_echo),
+		cmocka_unit_test(test_table_names_the_feature_needing_a_version),
+		cmocka_unit_test(test_table_fuzz_parser),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
