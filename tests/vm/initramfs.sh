@@ -109,6 +109,17 @@ base_fingerprint() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# The merged-/usr layout of the host (Debian 12): both halves of the image
+# must carry these symlinks, or an overlay's lib/ directory would replace the
+# base's lib -> usr/lib link when the kernel unpacks it.
+make_skeleton() {
+	local root=$1 d
+	mkdir -p "$root"/usr/{bin,sbin,lib,lib64}
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$root/$d"
+	done
+}
+
 build_base() {
 	local out=$1 root fp t p f rel
 	fp=$(base_fingerprint)
@@ -119,11 +130,8 @@ build_base() {
 	root=$(mktemp -d "$(dirname "$out")/base-root.XXXXXX")
 	tmproot=$root
 
-	mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,usr/libexec/busybox,etc,proc,sys,dev,tmp,run,mnt,root}
-	ln -s usr/bin "$root/bin"
-	ln -s usr/sbin "$root/sbin"
-	ln -s usr/lib "$root/lib"
-	ln -s usr/lib64 "$root/lib64"
+	make_skeleton "$root"
+	mkdir -p "$root"/{usr/libexec/busybox,etc,proc,sys,dev,tmp,run,mnt,root}
 
 	# busybox applets live apart, last in PATH: real tools win.
 	cp /usr/bin/busybox "$root/usr/libexec/busybox/busybox"
@@ -176,7 +184,8 @@ build_overlay() {
 	root=$(mktemp -d "$(dirname "$out")/overlay-root.XXXXXX")
 	tmproot=$root
 
-	mkdir -p "$root/tests" "$root/etc" "$root/usr/bin"
+	make_skeleton "$root"
+	mkdir -p "$root/tests" "$root/etc"
 	install -m 0755 "$here/init" "$root/init"
 	cp "$here"/lib.sh "$root/tests/"
 	for f in "$here"/*.sh; do
