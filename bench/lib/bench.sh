@@ -1,0 +1,534 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs benchmark scenarios from bench/scenarios on one set of members and
+# writes, per scenario, layer and member count N:
+#
+#	<out>/<id>/<layer>-<N>.json   fio's JSON, the raw result
+#	<out>/<id>/<layer>-<N>.meta   what was measured: key=value lines
+#	<out>/<id>/<layer>-<N>_*.log  fio's per-second logs (logs=1 entries)
+#	<out>/<id>/skipped            one line per layer or N skipped, and why
+#
+# Two homes, the same code:
+#   in the VM  (bench/run.sh boots it): --vm. Members are null_blk devices
+#              made per scenario with the entry's mbps cap; every file is
+#              also printed on stdout between "@@FILE <path>" and
+#              "@@EOF <path> <cksum>" lines for the host to collect.
+#   on a host  (bench/run.sh --devices): --devices a,b,... The members are
+#              the given drives, destroyed.
+#
+# Usage: bench.sh (--vm | --devices LIST) --out DIR [--suite S] [--only IDS]
+# Progress: "@@P <done> <total> <eta-seconds> <id> <layer> <N>" lines.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+benchdir=$(cd "$here/.." && pwd)
+
+# The harness library: null_blk, dm and capability helpers (tests/vm/lib.sh
+# in the tree, /tests/lib.sh in the VM).
+for l in /tests/lib.sh "$benchdir/../tests/vm/lib.sh"; do
+	if [ -f "$l" ]; then
+		# shellcheck source=/dev/null
+		. "$l" --no-strict
+		break
+	fi
+done
+type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&2; exit 2; }
+export DM_DISABLE_UDEV=1
+
+mode="" devlist="" out="" suite=full only=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--vm) mode=vm ;;
+	--devices) mode=host devlist=$2; shift ;;
+	--out) out=$2; shift ;;
+	--suite) suite=$2; shift ;;
+	--only) only=$2; shift ;;
+	*) echo "bench: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$mode" ] && [ -n "$out" ] || { echo "usage: bench.sh (--vm | --devices LIST) --out DIR [--suite S] [--only IDS]" >&2; exit 2; }
+mkdir -p "$out"
+
+DM_NAME=fr-bench
+MD_DEV=/dev/md/frbench
+MNT=/mnt/bench
+mkdir -p "$MNT"
+
+# Per-run overhead guess for the first ETA (setup, mkfs, fio start under
+# TCG); replaced by the measured average as runs finish.
+overhead=6
+
+say() { echo "bench: $*"; }
+
+# Prints a file for the host between markers (VM mode only).
+emit_file() { # RELPATH
+	[ "$mode" = vm ] || return 0
+	[ -f "$out/$1" ] || return 0
+	echo "@@FILE $1"
+	cat "$out/$1"
+	# A file that does not end in a newline gets one on the wire; the
+	# checksum is of the file as it arrives.
+	[ -z "$(tail -c1 "$out/$1")" ] || { echo >>"$out/$1"; echo; }
+	echo "@@EOF $1 $(cksum <"$out/$1" | awk '{ print $1, $2 }')"
+}
+
+# Entries of the scenario list, one line each: comments dropped and
+# continuation lines joined.
+scenario_lines() {
+	awk '{ sub(/^[ \t]+/, "") }
+		/^#/ { next }
+		/\\$/ { sub(/\\$/, ""); buf = buf $0 " "; next }
+		{ buf = buf $0; if (buf ~ /[^ \t]/) print buf; buf = "" }' \
+		"$benchdir/scenarios"
+}
+
+# Loads one entry into the associative array S, defaults first.
+declare -A S
+load_entry() { # LINE
+	local kv
+	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
+	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
+	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0)
+	for kv in $1; do
+		S[${kv%%=*}]=${kv#*=}
+	done
+}
+
+selected() {
+	local s
+	if [ -n "$only" ]; then
+		case ",$only," in *",${S[id]},"*) return 0 ;; esac
+		return 1
+	fi
+	for s in ${S[suite]//,/ }; do
+		[ "$s" = "$suite" ] && return 0
+	done
+	return 1
+}
+
+to_mib() { # 1G | 256M | 64k -> MiB (at least 1)
+	local v=$1 n=${1%[kKmMgG]}
+	case $v in
+	*[gG]) echo $((n * 1024)) ;;
+	*[mM]) echo "$n" ;;
+	*[kK]) echo $(((n + 1023) / 1024)) ;;
+	*) echo $(((n + 1048575) / 1048576)) ;;
+	esac
+}
+
+# --- members ---------------------------------------------------------------
+
+MEMBERS=()
+
+# VM: null_blk members that behave like a simple SSD (issue 7's measured
+# settings), capped at the entry's mbps. Big enough for the entry's size
+# twice over plus room for md and filesystem metadata; memory is only used
+# where something is written.
+members_up() { # COUNT
+	local count=$1 size_mb
+	if [ "$mode" = host ]; then
+		IFS=, read -r -a MEMBERS <<<"$devlist"
+		return 0
+	fi
+	size_mb=$(($(to_mib "${S[size]}") * 2 + 256))
+	mapfile -t MEMBERS < <(nullb_create_many "$count" "$size_mb" \
+		blocksize=4096 max_sectors=1024 irqmode=2 completion_nsec=2000000 \
+		hw_queue_depth=64 submit_queues=2 "mbps=${S[member]}")
+	[ "${#MEMBERS[@]}" = "$count" ]
+}
+
+members_down() {
+	[ "$mode" = vm ] && nullb_destroy_all
+	MEMBERS=()
+}
+
+# Sum of sectors read and written by the first N members so far.
+member_sectors() { # N
+	local d name r=0 w=0 f
+	for d in "${MEMBERS[@]:0:$1}"; do
+		name=$(basename "$(readlink -f "$d")")
+		read -r -a f <"/sys/class/block/$name/stat"
+		r=$((r + f[2]))
+		w=$((w + f[6]))
+	done
+	echo "$r $w"
+}
+
+# Leaves the first N members with no signature a layer could trip over.
+members_wipe() { # N
+	local d
+	for d in "${MEMBERS[@]:0:$1}"; do
+		mdadm --zero-superblock --force "$d" >/dev/null 2>&1
+		wipefs -a -q "$d" >/dev/null 2>&1
+	done
+	btrfs device scan --forget >/dev/null 2>&1
+	return 0
+}
+
+# --- layers ----------------------------------------------------------------
+
+TARGET="" LAYER_DEV="" SKIP_REASON=""
+
+# Usable sectors per member, rounded down to whole chunks.
+member_chunks_len() { # N CHUNK
+	local d min="" s
+	for d in "${MEMBERS[@]:0:$1}"; do
+		s=$(blockdev --getsz "$d")
+		[ -z "$min" ] || [ "$s" -lt "$min" ] && min=$s
+	done
+	echo $((min / $2 * $2))
+}
+
+dm_devs_args() { # N
+	local d
+	for d in "${MEMBERS[@]:0:$1}"; do
+		printf ' %s 0' "$d"
+	done
+}
+
+fanraid_features() {
+	local f=${S[features]}
+	if [ "$f" = - ]; then
+		echo 0
+	else
+		f=${f//:/ }
+		# shellcheck disable=SC2086
+		set -- $f
+		echo "$# $f"
+	fi
+}
+
+# Last kernel message, for skip reasons (ti->error goes to the log).
+last_klog() {
+	dmesg | tail -n 3 | grep -E 'device-mapper|md|fanraid' | tail -n1 |
+		sed 's/^\[[^]]*\] *//'
+}
+
+# Builds LAYER over the first N members; sets TARGET (what fio opens) and
+# LAYER_DEV. Returns 1 with SKIP_REASON when the layer cannot be built.
+layer_up() { # LAYER N
+	local layer=$1 n=$2 chunk=${S[chunk]} per len level devs err
+	TARGET="" LAYER_DEV="" SKIP_REASON=""
+	per=$(member_chunks_len "$n" "$chunk")
+	devs=("${MEMBERS[@]:0:$n}")
+	case $layer in
+	raw)
+		return 0 ;;
+	fanraid | fanraid-raid6)
+		level=raid0 len=$((per * n))
+		if [ "$layer" = fanraid-raid6 ]; then
+			[ "$n" -ge 4 ] || { SKIP_REASON="raid6 needs 4 or more members"; return 1; }
+			level=raid6 len=$((per * (n - 2)))
+		fi
+		have_target fanraid || { SKIP_REASON="target fanraid not loaded (make module)"; return 1; }
+		if ! err=$(dmsetup create "$DM_NAME" --table \
+			"0 $len fanraid $level $chunk $(fanraid_features) $n$(dm_devs_args "$n")" 2>&1); then
+			SKIP_REASON="dm-fanraid refused $level: $(last_klog) ${err##*:}"
+			return 1
+		fi
+		dmsetup mknodes "$DM_NAME"
+		LAYER_DEV=/dev/mapper/$DM_NAME ;;
+	dm-stripe)
+		len=$((per * n))
+		dmsetup create "$DM_NAME" --table \
+			"0 $len striped $n $chunk$(dm_devs_args "$n")" || { SKIP_REASON="dm-stripe refused the table"; return 1; }
+		dmsetup mknodes "$DM_NAME"
+		LAYER_DEV=/dev/mapper/$DM_NAME ;;
+	md-raid0 | md-raid6)
+		level=${layer#md-raid}
+		[ "$level" = 6 ] && [ "$n" -lt 4 ] && { SKIP_REASON="md raid6 needs 4 or more members"; return 1; }
+		modprobe "raid$level" 2>/dev/null
+		[ "$level" = 6 ] && modprobe raid456 2>/dev/null
+		if ! err=$(mdadm --create "$MD_DEV" --level="$level" --raid-devices="$n" \
+			--chunk=$((chunk / 2))K --metadata=1.2 --assume-clean --force --run \
+			"${devs[@]}" 2>&1); then
+			SKIP_REASON="mdadm --create failed: $(echo "$err" | tail -n1)"
+			return 1
+		fi
+		LAYER_DEV=$(readlink -f "$MD_DEV") ;;
+	btrfs-raid0 | btrfs-raid6)
+		level=${layer#btrfs-}
+		[ "$n" = 1 ] && [ "$level" = raid0 ] && level=single
+		[ "$level" = raid6 ] && [ "$n" -lt 4 ] && { SKIP_REASON="btrfs raid6 needs 4 or more members"; return 1; }
+		if ! err=$(mkfs.btrfs -f -q -d "$level" -m "$([ "$n" = 1 ] && echo dup || echo raid1)" \
+			"${devs[@]}" 2>&1); then
+			SKIP_REASON="mkfs.btrfs -d $level failed: $(echo "$err" | tail -n1)"
+			return 1
+		fi
+		btrfs device scan "${devs[@]}" >/dev/null 2>&1
+		mount -o noatime "${devs[0]}" "$MNT" || { SKIP_REASON="mount btrfs failed"; return 1; }
+		LAYER_DEV=btrfs ;;
+	*)
+		SKIP_REASON="unknown layer $layer"
+		return 1 ;;
+	esac
+
+	# A filesystem on the layer, unless the layer is one.
+	case "${S[fs]}:$layer" in
+	none:* | *:btrfs-*) ;;
+	xfs:*) mkfs.xfs -f -q "$LAYER_DEV" || { SKIP_REASON="mkfs.xfs failed"; return 1; } ;;
+	ext4:*) mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0,nodiscard \
+		"$LAYER_DEV" || { SKIP_REASON="mkfs.ext4 failed"; return 1; } ;;
+	btrfs:*) mkfs.btrfs -f -q "$LAYER_DEV" >/dev/null || { SKIP_REASON="mkfs.btrfs failed"; return 1; } ;;
+	*) SKIP_REASON="unknown fs ${S[fs]}"; return 1 ;;
+	esac
+	if [ "${S[fs]}" != none ] && [ "$LAYER_DEV" != btrfs ]; then
+		mount -o noatime "$LAYER_DEV" "$MNT" || { SKIP_REASON="mount ${S[fs]} failed"; return 1; }
+	fi
+	if [ "${S[fs]}" != none ] || [ "$LAYER_DEV" = btrfs ]; then
+		if grep -q '^directory=' "$benchdir/jobs/${S[job]}.fio"; then
+			mkdir -p "$MNT/tree"
+			TARGET=$MNT/tree
+		else
+			TARGET=$MNT/fio.file
+		fi
+	else
+		TARGET=$LAYER_DEV
+	fi
+	return 0
+}
+
+layer_down() { # N
+	grep -q " $MNT " /proc/mounts && umount "$MNT"
+	dmsetup info "$DM_NAME" >/dev/null 2>&1 && dmsetup remove "$DM_NAME"
+	[ -e "$MD_DEV" ] && mdadm --stop "$MD_DEV" >/dev/null 2>&1
+	members_wipe "$1"
+}
+
+# fanraid's per-member counters (raw status line), if the layer is fanraid.
+fanraid_status() {
+	dmsetup status "$DM_NAME" 2>/dev/null | grep ' fanraid ' || true
+}
+
+# Tells whether dm-fanraid accepts a RAID6 table at all: builds and removes
+# one over the members without touching their data.
+have_fanraid_raid6() {
+	local n=${#MEMBERS[@]} chunk=${S[chunk]}
+	[ "$n" -ge 4 ] || n=4
+	have_target fanraid || return 1
+	dmsetup create fr-probe --table \
+		"0 $((chunk * 2)) fanraid raid6 $chunk 0 4$(dm_devs_args 4)" >/dev/null 2>&1 || return 1
+	dmsetup remove fr-probe
+}
+
+# --- one run ---------------------------------------------------------------
+
+# The job file, or for the raw ceiling a copy whose last section is
+# repeated once per member (each member its own fio job, one group).
+job_file_for() { # LAYER N DEST
+	local src=$benchdir/jobs/${S[job]}.fio
+	if [ "$1" != raw ]; then
+		cp "$src" "$3"
+		return
+	fi
+	awk -v devs="$(printf '%s ' "${MEMBERS[@]:0:$2}")" '
+		/^\[/ { last = NR }
+		{ line[NR] = $0 }
+		END {
+			for (i = 1; i < last; i++)
+				print line[i]
+			n = split(devs, d, " ")
+			for (m = 1; m <= n; m++) {
+				hdr = line[last]
+				sub(/\]$/, "-m" (m - 1) "]", hdr)
+				print hdr
+				for (i = last + 1; i <= NR; i++) {
+					l = line[i]
+					gsub(/\$\{BENCH_TARGET\}/, d[m], l)
+					print l
+				}
+			}
+		}' "$src" >"$3"
+}
+
+human_bs() { echo "${S[bs]}"; }
+
+# Runs fio once for LAYER over N members; writes json, meta and logs.
+run_one() { # LAYER N
+	local layer=$1 n=$2 rel=${S[id]}/$1-$2 job before after sb sa cache
+	local size_mib json bw rbw wbw io rd wr line
+	job=$(mktemp /tmp/bench-job.XXXXXX)
+	job_file_for "$layer" "$n" "$job"
+
+	size_mib=$(to_mib "${S[size]}")
+	# The job's size: one member's worth per job on the raw ceiling and on
+	# block devices; N members' worth for a file in a filesystem is too much
+	# once metadata and the second copy of raid1 metadata are counted, so
+	# files get half.
+	case "$layer:${S[fs]}" in
+	raw:*) export BENCH_SIZE=${size_mib}M ;;
+	*:none) [ "$LAYER_DEV" = btrfs ] && export BENCH_SIZE=$((size_mib * n / 2))M ||
+		export BENCH_SIZE=$((size_mib * n))M ;;
+	*) export BENCH_SIZE=$((size_mib * n / 2))M ;;
+	esac
+	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
+	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
+	export BENCH_LOG=$out/$rel
+
+	cache=cold
+	drop_caches
+	before=$(member_sectors "$n")
+	sb=$(fanraid_status)
+	(cd /tmp && fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
+	local rc=$?
+	sync
+	after=$(member_sectors "$n")
+	sa=$(fanraid_status)
+	rm -f "$job"
+	[ -s "$out/$rel.fio-stderr" ] || rm -f "$out/$rel.fio-stderr"
+
+	# MiB/s read and written, summed over the jobs fio reports.
+	json=$(awk -f "$here/jsonflat.awk" "$out/$rel.json" 2>/dev/null)
+	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
+	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
+	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%d", s }')
+	set -- $before
+	rd=$1 wr=$2
+	set -- $after
+	rd=$(($1 - rd)) wr=$(($2 - wr))
+
+	{
+		echo "scenario=${S[id]}"
+		echo "layer=$layer"
+		echo "n=$n"
+		echo "job=${S[job]}"
+		echo "fs=${S[fs]}"
+		echo "bs=${S[bs]}"
+		echo "qd=${S[qd]}"
+		echo "direct=${S[direct]}"
+		echo "cache=$cache"
+		echo "runtime=${S[runtime]}"
+		echo "ramp=${S[ramp]}"
+		echo "job_size=$BENCH_SIZE"
+		echo "chunk_sectors=${S[chunk]}"
+		echo "features=${S[features]}"
+		echo "mode=$mode"
+		[ "$mode" = vm ] && echo "member_nullb_mbps=${S[member]}"
+		echo "members=$(printf '%s,' "${MEMBERS[@]:0:$n}" | sed 's/,$//')"
+		echo "target=$TARGET"
+		echo "kernel=$(uname -r)"
+		echo "fio=$(fio --version)"
+		echo "fio_rc=$rc"
+		echo "read_mibs=$rbw"
+		echo "write_mibs=$wbw"
+		echo "app_write_bytes=$io"
+		echo "member_read_bytes=$((rd * 512))"
+		echo "member_write_bytes=$((wr * 512))"
+		[ -n "$sb" ] && echo "fanraid_status_before=$sb"
+		[ -n "$sa" ] && echo "fanraid_status_after=$sa"
+	} >"$out/$rel.meta"
+
+	line="measured: ${S[id]} $layer N=$n: $n x ${S[bs]} x qd${S[qd]}"
+	line="$line $([ "${S[direct]}" = 1 ] && echo O_DIRECT || echo buffered) $cache"
+	[ "${S[fs]}" != none ] && line="$line on ${S[fs]}"
+	line="$line: read $rbw MiB/s, write $wbw MiB/s"
+	if [ "${S[amp]}" = 1 ] && [ "$io" -gt 0 ]; then
+		line="$line, write amplification $(awk -v m=$((wr * 512)) -v a="$io" 'BEGIN { printf "%.2f", m / a }')"
+	fi
+	[ $rc = 0 ] || line="$line (fio exit $rc)"
+	echo "$line"
+
+	emit_file "$rel.json"
+	emit_file "$rel.meta"
+	[ -f "$out/$rel.fio-stderr" ] && emit_file "$rel.fio-stderr"
+	local f
+	for f in "$out/$rel"_*.log; do
+		[ -f "$f" ] && emit_file "${f#"$out"/}"
+	done
+	return 0
+}
+
+# --- main ------------------------------------------------------------------
+
+mapfile -t entries < <(scenario_lines)
+
+# The plan: every (entry, N, layer) to run, for the progress line.
+total=0
+for e in "${entries[@]}"; do
+	load_entry "$e"
+	selected || continue
+	for n in ${S[n]//,/ }; do
+		for l in ${S[layers]//,/ }; do
+			total=$((total + 1))
+		done
+	done
+done
+[ $total -gt 0 ] || { say "nothing selected (suite $suite${only:+, only $only})"; exit 2; }
+
+maxdev=0
+if [ "$mode" = host ]; then
+	IFS=, read -r -a _devs <<<"$devlist"
+	maxdev=${#_devs[@]}
+fi
+
+done_runs=0 spent=0 budget_left=0
+for e in "${entries[@]}"; do
+	load_entry "$e"
+	selected || continue
+	for n in ${S[n]//,/ }; do
+		for l in ${S[layers]//,/ }; do
+			budget_left=$((budget_left + S[runtime] + S[ramp] + overhead))
+		done
+	done
+done
+
+start_all=$(date +%s)
+say "$total runs, about ${budget_left}s; results in $out"
+for e in "${entries[@]}"; do
+	load_entry "$e"
+	selected || continue
+	mkdir -p "$out/${S[id]}"
+	: >"$out/${S[id]}/skipped"
+	echo "$e" >"$out/${S[id]}/entry"
+	emit_file "${S[id]}/entry"
+
+	counts=${S[n]//,/ }
+	max=0
+	for n in $counts; do [ "$n" -gt "$max" ] && max=$n; done
+	if [ "$mode" = host ] && [ "$max" -gt "$maxdev" ]; then
+		say "${S[id]}: only $maxdev devices given; N above $maxdev skipped"
+		max=$maxdev
+	fi
+	members_up "$max" || { say "${S[id]}: could not create $max members"; members_down; continue; }
+
+	whole_skip=""
+	if [ "${S[requires]}" = fanraid-raid6 ] && ! have_fanraid_raid6; then
+		whole_skip="requires fanraid raid6, which this dm-fanraid does not accept yet"
+	fi
+
+	for n in $counts; do
+		for l in ${S[layers]//,/ }; do
+			t0=$(date +%s)
+			done_runs=$((done_runs + 1))
+			if [ "$done_runs" -gt 1 ]; then
+				eta=$(((total - done_runs + 1) * spent / (done_runs - 1)))
+			else
+				eta=$budget_left
+			fi
+			echo "@@P $done_runs $total $eta ${S[id]} $l $n"
+			if [ -n "$whole_skip" ]; then
+				echo "$l $n $whole_skip" >>"$out/${S[id]}/skipped"
+				say "skip ${S[id]} $l N=$n: $whole_skip"
+				continue
+			fi
+			if [ "$n" -gt "$max" ]; then
+				echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
+				continue
+			fi
+			members_wipe "$n"
+			if layer_up "$l" "$n"; then
+				run_one "$l" "$n"
+			else
+				echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+				say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+			fi
+			layer_down "$n"
+			spent=$((spent + $(date +%s) - t0))
+		done
+	done
+	members_down
+	emit_file "${S[id]}/skipped"
+done
+say "done in $(($(date +%s) - start_all))s"

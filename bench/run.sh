@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs the benchmark scenarios of bench/scenarios and reports them.
+#
+# Usage: bench/run.sh [--suite demo|full|smoke] [--only ID,ID...] [--out DIR]
+#                     [--devices /dev/nvme0n1,... --yes-destroy-data]
+#                     [--no-report]
+#
+# Default: boots Debian's kernel under QEMU (TCG) with the VM test harness's
+# initramfs (tests/vm/initramfs.sh: base image plus its overlay) and a third
+# cpio on top carrying bench/, so the harness's /init runs the benchmark as
+# its only scenario. Members are null_blk devices modelling SSDs. Results
+# come back on the harness's results channel (the second serial port, where
+# kernel messages never go) as files between @@FILE/@@EOF markers, each
+# checked against its cksum.
+#
+# With --devices, the same scenarios run on this host against real drives:
+# every listed device is overwritten. The host must have dm-fanraid loaded
+# (or dm-target/dm-fanraid.ko built, which is then loaded).
+#
+# Results: results/<timestamp>/ (or --out): fio JSON and a .meta file per
+# run, console.log, progress.log, then the report (bench/report.sh).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+export BUILD=${BUILD:-$top/build}
+
+die() { echo "bench: $*" >&2; exit 2; }
+
+suite=full only="" out="" devices="" destroy=0 report=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--suite) suite=$2; shift ;;
+	--only) only=$2; shift ;;
+	--out) out=$2; shift ;;
+	--devices) devices=$2; shift ;;
+	--yes-destroy-data) destroy=1 ;;
+	--no-report) report=0 ;;
+	-h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument: $1 (see --help)" ;;
+	esac
+	shift
+done
+case $suite in demo | full | smoke) ;; *) die "unknown suite $suite" ;; esac
+[ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$suite
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+ln -sfn "$out" "$top/results/latest" 2>/dev/null
+
+args="--suite $suite${only:+ --only $only}"
+echo "$args" >"$out/args"
+
+# Progress: "[12/20] read-direct-qd32 fanraid N=8 (about 3m10s left)".
+progress() { # DONE TOTAL ETA ID LAYER N
+	local eta=$3
+	printf '[%s/%s] %s %s N=%s (about %dm%02ds left)\n' "$1" "$2" "$4" "$5" \
+		"$6" $((eta / 60)) $((eta % 60))
+}
+
+# ---------------------------------------------------------------- real drives
+if [ -n "$devices" ]; then
+	[ "$destroy" = 1 ] || die "--devices overwrites every listed device; add --yes-destroy-data"
+	[ "$(id -u)" = 0 ] || die "--devices needs root"
+	IFS=, read -r -a devs <<<"$devices"
+	for d in "${devs[@]}"; do
+		[ -b "$d" ] || die "$d: not a block device"
+		real=$(readlink -f "$d")
+		if grep -q "^$real " /proc/mounts || lsblk -nro MOUNTPOINT "$real" 2>/dev/null | grep -q .; then
+			die "$d: mounted (it or a partition); refusing"
+		fi
+		holders=$(ls "/sys/class/block/${real##*/}/holders" 2>/dev/null)
+		[ -z "$holders" ] || die "$d: in use by $holders; refusing"
+		grep -qw "${real##*/}" /proc/swaps && die "$d: used as swap; refusing"
+	done
+	if ! dmsetup targets 2>/dev/null | grep -q '^fanraid '; then
+		if [ -f "$top/dm-target/dm-fanraid.ko" ]; then
+			modprobe raid6_pq 2>/dev/null
+			insmod "$top/dm-target/dm-fanraid.ko" ||
+				echo "bench: could not load dm-fanraid.ko; fanraid layers will be skipped" >&2
+		fi
+	fi
+	echo "bench: real drives ${devices}: results in $out"
+	"$here/lib/bench.sh" --devices "$devices" --out "$out" $args 2>&1 |
+		tee "$out/console.log" | while IFS= read -r line; do
+		case "$line" in
+		"@@P "*) set -- ${line#@@P }; progress "$@" | tee -a "$out/progress.log" ;;
+		*) echo "$line" ;;
+		esac
+	done
+	[ "$report" = 1 ] && "$here/report.sh" "$out"
+	exit 0
+fi
+
+# ------------------------------------------------------------------------ VM
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+[ -x "$top/tests/vm/initramfs.sh" ] || [ -f "$top/tests/vm/initramfs.sh" ] ||
+	die "tests/vm/initramfs.sh missing: the VM harness is needed"
+vmdir=$BUILD/vm
+bdir=$BUILD/bench
+mkdir -p "$vmdir" "$bdir"
+kver=$(bash "$top/tests/vm/initramfs.sh" kver) || exit 2
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "$kernel not readable"
+[ -f "$top/dm-target/dm-fanraid.ko" ] ||
+	echo "bench: dm-target/dm-fanraid.ko not built (make module): fanraid layers will be skipped" >&2
+
+bash "$top/tests/vm/initramfs.sh" base "$vmdir/base.cpio" || die "base initramfs failed"
+echo "fanraid-bench" >"$bdir/plan"
+bash "$top/tests/vm/initramfs.sh" overlay "$bdir/harness.cpio" "$bdir/plan" ||
+	die "harness overlay failed"
+
+# The bench overlay: bench/ as /bench, a harness scenario that runs it, and
+# the arguments for this run.
+root=$(mktemp -d "$bdir/overlay.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
+cp "$here/scenarios" "$root/bench/"
+cp "$here"/jobs/*.fio "$root/bench/jobs/"
+cp "$here"/lib/bench.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
+echo "$args" >"$root/bench/args"
+cat >"$root/tests/fanraid-bench.sh" <<'EOF'
+#!/bin/bash
+# Exercise the benchmark plan in /bench/args (written by bench/run.sh).
+# timeout: 86400
+exec bash /bench/lib/bench.sh --vm --out /tmp/bench-results $(cat /bench/args)
+EOF
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$bdir/bench.cpio"
+cat "$vmdir/base.cpio" "$bdir/harness.cpio" "$bdir/bench.cpio" >"$bdir/bench.img"
+
+mem=${BENCH_VM_MEM:-4096}
+echo "bench: VM ($kver, ${mem} MiB, 2 vCPUs, TCG), suite $suite${only:+ ($only)}: results in $out"
+
+# Reads the results channel: progress lines to the terminal, files to $out,
+# everything raw to results.log.
+collect() {
+	local line file="" sum got bad=0
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		printf '%s\n' "$line" >>"$out/results.log"
+		case "$line" in
+		"| "*) line=${line#| } ;;
+		"|") line="" ;;
+		"@@ END "*) echo "bench: VM scenario ended: ${line#@@ END }"; continue ;;
+		*) continue ;;
+		esac
+		if [ -n "$file" ]; then
+			case "$line" in
+			"@@EOF "*)
+				sum=${line#@@EOF * }
+				got=$(cksum <"$out/$file" | awk '{ print $1, $2 }')
+				if [ "$sum" != "$got" ]; then
+					echo "bench: $file arrived damaged (cksum $got, sent $sum)" >&2
+					mv "$out/$file" "$out/$file.damaged"
+				fi
+				file="" ;;
+			*) printf '%s\n' "$line" >>"$out/$file" ;;
+			esac
+			continue
+		fi
+		case "$line" in
+		"@@FILE "*)
+			file=${line#@@FILE }
+			case "$file" in /* | *..*) echo "bench: bad path $file" >&2; file=""; continue ;; esac
+			mkdir -p "$(dirname "$out/$file")"
+			: >"$out/$file" ;;
+		"@@P "*)
+			# shellcheck disable=SC2086
+			set -- ${line#@@P }
+			progress "$@" | tee -a "$out/progress.log" ;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
+budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 1800)}
+timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm \
+	-no-reboot -kernel "$kernel" -initrd "$bdir/bench.img" \
+	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run" \
+	-display none -monitor none -serial "file:$out/console.log" \
+	-serial stdio </dev/null 2>"$out/qemu.stderr" | collect
+rc=${PIPESTATUS[0]}
+[ -s "$out/qemu.stderr" ] || rm -f "$out/qemu.stderr"
+[ "$rc" = 124 ] && echo "bench: VM timed out after ${budget}s (BENCH_VM_TIMEOUT)" >&2
+grep -q '^@@ END fanraid-bench pass' "$out/results.log" 2>/dev/null ||
+	echo "bench: the VM run did not finish cleanly; see $out/results.log and console.log" >&2
+
+[ "$report" = 1 ] && "$here/report.sh" "$out"
+exit 0
