@@ -58,7 +58,8 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		return DM_MAPIO_KILL;
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6) {
-		if (op_is_write(bio_op(bio)) || fanraid_is_failed(fc, loc.dev))
+		if (op_is_write(bio_op(bio)) || fanraid_is_failed(fc, loc.dev) ||
+		    fanraid_is_stale(fc, loc.dev, loc.sector))
 			return fanraid_r6_queue(fc, bio, loc.dev);
 		fb = dm_per_bio_data(bio, sizeof(*fb));
 		fb->iter = bio->bi_iter;
@@ -199,8 +200,9 @@ int fanraid_iterate_devices(struct dm_target *ti,
 	u32 i;
 
 	for (i = 0; i < fc->ndevs && !r; i++)
-		r = fn(ti, fc->devs[i].dm_dev, fc->devs[i].offset,
-		       fc->geom.member_sectors, data);
+		if (fc->devs[i].dm_dev)
+			r = fn(ti, fc->devs[i].dm_dev, fc->devs[i].offset,
+			       fc->geom.member_sectors, data);
 	return r;
 }
 

@@ -25,34 +25,9 @@
 #include <linux/raid/pq.h>
 #include <linux/slab.h>
 
-#include "fanraid.h"
+#include "fanraid-raid6.h"
 
-struct fanraid_r6op;
-
-/* Carries a member bio's slot to its completion. */
-struct fanraid_r6io {
-	struct fanraid_r6op *op;
-	u32 slot;
-	blk_status_t status;
-};
-
-/* One queued operation: one bio, one row, up to FANRAID_R6_MAX_PAGES pages per slot. */
-struct fanraid_r6op {
-	struct fanraid_c *fc;
-	struct bio *bio;
-	u64 row;
-	u32 target;			/* data slot the bio addresses */
-	u32 first_page;			/* page within the chunk */
-	u32 npages;
-	u32 page_skip;			/* bytes from the first page to the bio's start */
-	unsigned long missing;		/* slots that cannot be read or written */
-	atomic_t pending;
-	struct completion done;
-	struct fanraid_r6io io[FR_MAX_DEVS];
-	struct page *pages[FR_MAX_DEVS][FANRAID_R6_MAX_PAGES];
-};
-
-static u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
+u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
 {
 	if (slot == g->data_devs)
 		return fr_geom_p_dev(g, row);
@@ -61,7 +36,7 @@ static u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
 	return fr_geom_data_dev(g, row, slot);
 }
 
-static struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row)
+struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row)
 {
 	return &fc->r6->row_locks[hash_64(row, FANRAID_R6_LOCK_BITS)];
 }
@@ -82,8 +57,7 @@ static void fanraid_r6_endio(struct bio *bio)
  * wait. A slot whose member fails is marked failed and added to
  * op->missing. Returns the number of slots that failed.
  */
-static int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots,
-			 blk_opf_t opf)
+int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 {
 	struct fanraid_c *fc = op->fc;
 	const struct fr_geom *g = &fc->geom;
@@ -187,7 +161,7 @@ static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 }
 
 /* Rebuild every missing slot of the op; -EIO when more than two are lost. */
-static int fanraid_r6_recover(struct fanraid_r6op *op)
+int fanraid_r6_recover(struct fanraid_r6op *op)
 {
 	u32 n = op->fc->geom.ndevs, fa, fb, p;
 
@@ -232,20 +206,41 @@ static void fanraid_r6_copy_bio(struct fanraid_r6op *op)
 	}
 }
 
-static unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
+/* Slots on failed members: never read or written. */
+unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 {
 	const struct fr_geom *g = &op->fc->geom;
-	unsigned long missing = 0;
+	unsigned long slots = 0;
 	u32 slot;
 
 	for (slot = 0; slot < g->ndevs; slot++)
-		if (test_bit(fanraid_r6_slot_dev(g, op->row, slot), op->fc->failed))
-			set_bit(slot, &missing);
-	return missing;
+		if (fanraid_is_failed(op->fc, fanraid_r6_slot_dev(g, op->row, slot)))
+			set_bit(slot, &slots);
+	return slots;
+}
+
+/*
+ * Slots whose contents cannot be trusted here: failed members, and members
+ * being rebuilt in the part of the array the rebuild has not reached. The
+ * caller holds the row lock, so the sync point cannot pass this window.
+ */
+unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	sector_t pos = (op->row << g->chunk_shift) +
+		       ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned long slots = fanraid_r6_failed_slots(op);
+	u32 slot;
+
+	for (slot = 0; slot < g->ndevs; slot++)
+		if (fanraid_is_stale(fc, fanraid_r6_slot_dev(g, op->row, slot), pos))
+			set_bit(slot, &slots);
+	return slots;
 }
 
 /* Read the slots the op needs; retry once per member that fails meanwhile. */
-static int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
+int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
 {
 	int tries;
 
@@ -262,14 +257,31 @@ static int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
 	return -EIO;
 }
 
+/*
+ * P and Q of every page from the data slots, into the P and Q slots or,
+ * for a scrub that compares, into the scratch slots.
+ */
+void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
+{
+	u32 n = op->fc->geom.ndevs, p, i;
+	void *ptrs[FR_MAX_DEVS];
+
+	for (p = 0; p < op->npages; p++) {
+		for (i = 0; i < n; i++)
+			ptrs[i] = page_address(op->pages[i][p]);
+		if (into_scratch) {
+			ptrs[n - 2] = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
+			ptrs[n - 1] = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+		}
+		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	}
+}
+
 static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
 {
-	const struct fr_geom *g = &op->fc->geom;
-	u32 n = g->ndevs, p;
+	u32 n = op->fc->geom.ndevs;
 	unsigned long want, write;
-	void *ptrs[FR_MAX_DEVS];
 	bool partial;
-	u32 i;
 
 	partial = op->page_skip || bio_sectors(op->bio) !=
 		  op->npages << (PAGE_SHIFT - SECTOR_SHIFT);
@@ -285,14 +297,11 @@ static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
 		return BLK_STS_IOERR;
 
 	fanraid_r6_copy_bio(op);
-	for (p = 0; p < op->npages; p++) {
-		for (i = 0; i < n; i++)
-			ptrs[i] = page_address(op->pages[i][p]);
-		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
-	}
+	fanraid_r6_gen(op, false);
 
+	/* A member being rebuilt is written: this window is then in sync on it. */
 	write = BIT(op->target) | BIT(n - 2) | BIT(n - 1);
-	fanraid_r6_io(op, write & ~op->missing,
+	fanraid_r6_io(op, write & ~fanraid_r6_failed_slots(op),
 		      REQ_OP_WRITE | (op->bio->bi_opf & REQ_FUA));
 	/* Data is safe while at most two slots of the row are lost. */
 	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
@@ -307,6 +316,45 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 	return BLK_STS_OK;
 }
 
+/*
+ * An operation with pages for every slot (and the two scratch slots when
+ * asked). Mempools back both, so a worker always makes progress.
+ */
+struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
+				       u32 first_page, u32 npages,
+				       bool scratch)
+{
+	struct fanraid_r6op *op = mempool_alloc(&fc->r6->op_pool, GFP_NOIO);
+	u32 s, p;
+
+	memset(op, 0, offsetof(struct fanraid_r6op, pages));
+	op->fc = fc;
+	op->row = row;
+	op->first_page = first_page;
+	op->npages = npages;
+	init_completion(&op->done);
+	for (s = 0; s < FANRAID_R6_SLOTS; s++) {
+		bool used = s < fc->ndevs || (scratch && s >= FR_MAX_DEVS);
+
+		for (p = 0; p < npages; p++)
+			op->pages[s][p] = used ?
+				mempool_alloc(&fc->r6->page_pool, GFP_NOIO) : NULL;
+	}
+	return op;
+}
+
+void fanraid_r6_op_put(struct fanraid_r6op *op)
+{
+	struct fanraid_r6 *r6 = op->fc->r6;
+	u32 s, p;
+
+	for (s = 0; s < FANRAID_R6_SLOTS; s++)
+		for (p = 0; p < op->npages; p++)
+			if (op->pages[s][p])
+				mempool_free(op->pages[s][p], &r6->page_pool);
+	mempool_free(op, &r6->op_pool);
+}
+
 static void fanraid_r6_work(struct work_struct *work)
 {
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
@@ -315,49 +363,35 @@ static void fanraid_r6_work(struct work_struct *work)
 	const struct fr_geom *g = &fc->geom;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 in_chunk = logical & (g->chunk_sectors - 1);
+	u32 skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
+	u32 npages = DIV_ROUND_UP(skip + bio->bi_iter.bi_size, PAGE_SIZE);
 	struct fanraid_r6op *op;
 	struct fr_loc loc;
 	struct mutex *lock;
 	blk_status_t status;
-	u32 s, p;
 
-	fr_geom_map(g, logical, &loc);
-	op = mempool_alloc(&fc->r6->op_pool, GFP_NOIO);
-	memset(op, 0, offsetof(struct fanraid_r6op, pages));
-	op->fc = fc;
-	op->bio = bio;
-	op->row = loc.row;
-	op->target = loc.data_idx;
-	op->first_page = in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT);
-	op->page_skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
-	op->npages = DIV_ROUND_UP(op->page_skip + bio->bi_iter.bi_size,
-				  PAGE_SIZE);
-	init_completion(&op->done);
-
-	if (WARN_ON_ONCE(op->npages > FANRAID_R6_MAX_PAGES)) {
-		mempool_free(op, &fc->r6->op_pool);
+	if (WARN_ON_ONCE(npages > FANRAID_R6_MAX_PAGES)) {
 		bio->bi_status = BLK_STS_IOERR;
 		bio_endio(bio);
 		return;
 	}
-	for (s = 0; s < g->ndevs; s++)
-		for (p = 0; p < op->npages; p++)
-			op->pages[s][p] = mempool_alloc(&fc->r6->page_pool,
-							GFP_NOIO);
+	fr_geom_map(g, logical, &loc);
+	op = fanraid_r6_op_get(fc, loc.row,
+			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages,
+			       false);
+	op->bio = bio;
+	op->target = loc.data_idx;
+	op->page_skip = skip;
 
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
-	op->missing = fanraid_r6_failed_slots(op);
+	op->missing = fanraid_r6_lost_slots(op);
 	if (op_is_write(bio_op(bio)))
 		status = fanraid_r6_do_write(op);
 	else
 		status = fanraid_r6_do_read(op);
 	mutex_unlock(lock);
-
-	for (s = 0; s < g->ndevs; s++)
-		for (p = 0; p < op->npages; p++)
-			mempool_free(op->pages[s][p], &fc->r6->page_pool);
-	mempool_free(op, &fc->r6->op_pool);
+	fanraid_r6_op_put(op);
 
 	bio->bi_status = status;
 	bio_endio(bio);
@@ -381,6 +415,13 @@ bool fanraid_is_failed(struct fanraid_c *fc, u32 dev)
 	return test_bit(dev, fc->failed);
 }
 
+/* Member @dev is being rebuilt and has not been rebuilt at member sector @pos yet. */
+bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
+{
+	return fc->r6 && test_bit(dev, fc->r6->rebuilding) &&
+	       pos >= READ_ONCE(fc->r6->sync_cp);
+}
+
 int fanraid_r6_create(struct fanraid_c *fc, char **error)
 {
 	struct fanraid_r6 *r6;
@@ -397,7 +438,7 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 
 	/* Enough for one operation on every slot, so the worker always progresses. */
 	r = mempool_init_page_pool(&r6->page_pool,
-				   fc->ndevs * FANRAID_R6_MAX_PAGES, 0);
+				   (fc->ndevs + 2) * FANRAID_R6_MAX_PAGES, 0);
 	if (!r)
 		r = mempool_init_kmalloc_pool(&r6->op_pool, 1,
 					      sizeof(struct fanraid_r6op));
@@ -422,6 +463,8 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 
 	if (!r6)
 		return;
+	if (r6->fc)
+		fanraid_sync_presuspend(fc);
 	if (r6->wq)
 		destroy_workqueue(r6->wq);
 	bioset_exit(&r6->bs);

@@ -6,12 +6,48 @@
 
 #include "fanraid.h"
 
-/* Health of a member: 'A' alive, 'D' failed or returned I/O errors since load. */
+/*
+ * Health of a member: 'D' failed or returned I/O errors since load, 'a'
+ * alive but still being rebuilt, 'A' alive and in sync.
+ */
 static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 {
 	if (fanraid_is_failed(fc, i) || atomic64_read(&fc->devs[i].stats.errors))
 		return 'D';
+	if (fc->r6 && test_bit(i, fc->r6->rebuilding))
+		return 'a';
 	return 'A';
+}
+
+/* Logical sectors known in sync: the whole device unless a sync is running. */
+static sector_t fanraid_sync_done(struct fanraid_c *fc)
+{
+	sector_t done;
+
+	if (!fc->r6 || READ_ONCE(fc->r6->action) == FANRAID_SYNC_IDLE)
+		return fc->ti->len;
+	done = READ_ONCE(fc->r6->sync_cp) * fc->geom.data_devs;
+	return min_t(sector_t, done, fc->ti->len);
+}
+
+static void fanraid_emit_member(struct fanraid_dev *dev, char *result,
+				unsigned int maxlen, unsigned int *szp)
+{
+	unsigned int sz = *szp;
+
+	if (dev->dm_dev)
+		DMEMIT(" %s %llu", dev->dm_dev->name,
+		       (unsigned long long)dev->offset);
+	else
+		DMEMIT(" - -");
+	*szp = sz;
+}
+
+/* Words the features take in TABLE output, for <#feature_args>. */
+static unsigned int fanraid_feature_words(const struct fanraid_features *f)
+{
+	return (f->flush_policy_set ? 2 : 0) + (f->max_sync_rate_set ? 2 : 0) +
+	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -26,7 +62,7 @@ static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 /*
  * INFO:  <level> <#devs> <health chars> <sync_ratio> <action>
  *        then per member: <reads> <writes> <read_sectors> <write_sectors>
- *        <flushes> <errors>
+ *        <flushes> <errors>, then <mismatch_cnt>
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -45,23 +81,32 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		DMEMIT("raid%u %u ", fc->geom.level, fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT("%c", fanraid_dev_health(fc, i));
-		/* No resync exists yet: the array counts as in sync. */
-		DMEMIT(" %llu/%llu idle", (unsigned long long)ti->len,
-		       (unsigned long long)ti->len);
+		DMEMIT(" %llu/%llu %s",
+		       (unsigned long long)fanraid_sync_done(fc),
+		       (unsigned long long)ti->len,
+		       fanraid_sync_action_name(fc->r6 ? READ_ONCE(fc->r6->action) :
+						FANRAID_SYNC_IDLE));
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT_FANRAID_STATS(&fc->devs[i].stats);
+		DMEMIT(" %lld", fc->r6 ?
+		       (long long)atomic64_read(&fc->r6->mismatches) : 0LL);
 		break;
 
 	case STATUSTYPE_TABLE:
 		DMEMIT("raid%u %u %u", fc->geom.level, fc->geom.chunk_sectors,
-		       f->flush_policy_set ? 2 : 0);
+		       fanraid_feature_words(f));
 		if (f->flush_policy_set)
 			DMEMIT(" flush_policy %s",
 			       fanraid_flush_policy_name(f->flush_policy));
+		if (f->max_sync_rate_set)
+			DMEMIT(" max_sync_rate %u", f->max_sync_rate);
+		for_each_set_bit(i, f->rebuild, FR_MAX_DEVS)
+			DMEMIT(" rebuild %u", i);
+		if (f->resync)
+			DMEMIT(" resync");
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
-			DMEMIT(" %s %llu", fc->devs[i].dm_dev->name,
-			       (unsigned long long)fc->devs[i].offset);
+			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
 		break;
 
 	case STATUSTYPE_IMA:
@@ -71,8 +116,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		       fanraid_flush_policy_name(f->flush_policy), fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT(",dev_%u=%s,offset_%u=%llu", i,
-			       fc->devs[i].dm_dev->name, i,
-			       (unsigned long long)fc->devs[i].offset);
+			       fc->devs[i].dm_dev ? fc->devs[i].dm_dev->name : "-",
+			       i, (unsigned long long)fc->devs[i].offset);
 		DMEMIT(";");
 		break;
 	}
@@ -112,7 +157,24 @@ static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 	return 0;
 }
 
-/* Messages: "stats reset", "fail <idx>". */
+static int fanraid_message_sync(struct fanraid_c *fc, const char *verb)
+{
+	enum fanraid_sync_action action;
+
+	if (!fc->r6) {
+		DMWARN("%s: raid0 has no parity to check", verb);
+		return -EINVAL;
+	}
+	if (!strcasecmp(verb, "check"))
+		action = FANRAID_SYNC_CHECK;
+	else if (!strcasecmp(verb, "repair"))
+		action = FANRAID_SYNC_REPAIR;
+	else
+		action = FANRAID_SYNC_IDLE;
+	return fanraid_sync_request(fc, action);
+}
+
+/* Messages: "stats reset", "fail <idx>", "check", "repair", "idle". */
 int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		    char *result, unsigned int maxlen)
 {
@@ -127,6 +189,10 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 	}
 	if (argc == 2 && !strcasecmp(argv[0], "fail"))
 		return fanraid_message_fail(fc, argv[1]);
+	if (argc == 1 && (!strcasecmp(argv[0], "check") ||
+			  !strcasecmp(argv[0], "repair") ||
+			  !strcasecmp(argv[0], "idle")))
+		return fanraid_message_sync(fc, argv[0]);
 	DMWARN("Unrecognised message received");
 	return -EINVAL;
 }

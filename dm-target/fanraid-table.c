@@ -73,15 +73,50 @@ static int fanraid_parse_flush_policy(struct fanraid_features *f,
 	return 0;
 }
 
-/* <#feature_args> [<feature> [<value>]]*; the count counts words. */
+static int fanraid_parse_max_sync_rate(struct fanraid_features *f,
+				       const char *value, char **error)
+{
+	if (f->max_sync_rate_set) {
+		*error = "Feature max_sync_rate duplicated";
+		return -EINVAL;
+	}
+	if (kstrtou32(value, 10, &f->max_sync_rate)) {
+		*error = "Invalid max_sync_rate: not a number of KiB/s";
+		return -EINVAL;
+	}
+	f->max_sync_rate_set = true;
+	return 0;
+}
+
+static int fanraid_parse_rebuild(struct fanraid_features *f,
+				 const char *value, char **error)
+{
+	u32 idx;
+
+	if (kstrtou32(value, 10, &idx) || idx >= FR_MAX_DEVS) {
+		*error = "Invalid rebuild index";
+		return -EINVAL;
+	}
+	if (test_and_set_bit(idx, f->rebuild)) {
+		*error = "Feature rebuild duplicated for one member";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * <#feature_args> [<feature> [<value>]]*; the count counts words.
+ *   flush_policy passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx>
+ *   (up to twice), resync
+ */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 2, "Invalid number of feature arguments"
+		0, 9, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
-	const char *name;
+	const char *name, *value;
 	int r;
 
 	r = dm_read_arg_group(&feature_count, as, &nwords, error);
@@ -91,20 +126,63 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 	while (nwords) {
 		name = dm_shift_arg(as);
 		nwords--;
-		if (!strcmp(name, "flush_policy")) {
-			if (!nwords) {
-				*error = "Feature flush_policy requires a value";
+		if (!strcmp(name, "resync")) {
+			if (f->resync) {
+				*error = "Feature resync duplicated";
 				return -EINVAL;
 			}
-			r = fanraid_parse_flush_policy(f, dm_shift_arg(as),
-						       error);
-			nwords--;
-			if (r)
-				return r;
-		} else {
+			f->resync = true;
+			continue;
+		}
+		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
+		    strcmp(name, "rebuild")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
+		if (!nwords) {
+			*error = "Feature argument requires a value";
+			return -EINVAL;
+		}
+		value = dm_shift_arg(as);
+		nwords--;
+		if (!strcmp(name, "flush_policy"))
+			r = fanraid_parse_flush_policy(f, value, error);
+		else if (!strcmp(name, "max_sync_rate"))
+			r = fanraid_parse_max_sync_rate(f, value, error);
+		else
+			r = fanraid_parse_rebuild(f, value, error);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* Features that only make sense once the level and members are known. */
+static int fanraid_check_features(struct fanraid_c *fc, char **error)
+{
+	struct fanraid_features *f = &fc->features;
+	DECLARE_BITMAP(lost, FR_MAX_DEVS);
+
+	if (!fc->r6) {
+		if (f->resync || f->max_sync_rate_set ||
+		    !bitmap_empty(f->rebuild, FR_MAX_DEVS)) {
+			*error = "Features rebuild, resync and max_sync_rate require raid6";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (find_next_bit(f->rebuild, FR_MAX_DEVS, fc->ndevs) < FR_MAX_DEVS) {
+		*error = "Invalid rebuild index: no such member";
+		return -EINVAL;
+	}
+	if (bitmap_intersects(f->rebuild, fc->failed, FR_MAX_DEVS)) {
+		*error = "Cannot rebuild a missing member";
+		return -EINVAL;
+	}
+	bitmap_or(lost, f->rebuild, fc->failed, FR_MAX_DEVS);
+	if (bitmap_weight(lost, FR_MAX_DEVS) > 2) {
+		*error = "Too many members missing or rebuilding for raid6 (max 2)";
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -154,6 +232,19 @@ static int fanraid_parse_dev(struct dm_target *ti, struct fanraid_c *fc,
 	u32 j;
 	int r;
 
+	/* "- -" stands for a missing RAID6 member, as in dm-raid. */
+	if (!strcmp(path, "-")) {
+		if (strcmp(offset, "-")) {
+			ti->error = "Missing member needs - as its offset";
+			return -EINVAL;
+		}
+		if (fc->geom.level != FR_LEVEL_RAID6) {
+			ti->error = "Missing member (-) requires raid6";
+			return -EINVAL;
+		}
+		set_bit(i, fc->failed);
+		return 0;
+	}
 	if (kstrtoull(offset, 10, &start)) {
 		ti->error = "Invalid device offset: not a number or out of range";
 		return -EINVAL;
@@ -172,7 +263,8 @@ static int fanraid_parse_dev(struct dm_target *ti, struct fanraid_c *fc,
 	}
 
 	for (j = 0; j < i; j++) {
-		if (fc->devs[j].dm_dev->bdev->bd_dev == dev->dm_dev->bdev->bd_dev) {
+		if (fc->devs[j].dm_dev &&
+		    fc->devs[j].dm_dev->bdev->bd_dev == dev->dm_dev->bdev->bd_dev) {
 			DMERR("member %u (%s): same device as member %u", i, path, j);
 			ti->error = "Duplicate member device";
 			return -EINVAL;
@@ -227,8 +319,10 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  *
  * level:         raid0 | raid6
  * chunk_sectors: power of two, 8..32768
- * features:      flush_policy passthrough|drop
- * offset:        start of the member's data area, in sectors
+ * features:      flush_policy passthrough|drop, max_sync_rate <KiB/s>,
+ *                rebuild <idx> (raid6, up to twice), resync (raid6)
+ * dev offset:    member and the start of its data area, in sectors;
+ *                "- -" for a missing raid6 member
  */
 int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -281,6 +375,11 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		if (r)
 			goto bad;
 	}
+	r = fanraid_check_features(fc, &ti->error);
+	if (r)
+		goto bad;
+	if (fc->r6)
+		fanraid_sync_init(fc);
 	r = fanraid_set_target_limits(ti, fc);
 	if (r)
 		goto bad;

@@ -10,6 +10,23 @@
 
 #include "fanraid.h"
 
+/* Stop the RAID6 sync walk so suspend never waits on it; resume restarts it. */
+static void fanraid_presuspend(struct dm_target *ti)
+{
+	struct fanraid_c *fc = ti->private;
+
+	if (fc->r6)
+		fanraid_sync_presuspend(fc);
+}
+
+static void fanraid_resume(struct dm_target *ti)
+{
+	struct fanraid_c *fc = ti->private;
+
+	if (fc->r6)
+		fanraid_sync_resume(fc);
+}
+
 static struct target_type fanraid_target = {
 	.name = "fanraid",
 	.version = {1, 0, 0},
@@ -22,6 +39,8 @@ static struct target_type fanraid_target = {
 	.message = fanraid_message,
 	.iterate_devices = fanraid_iterate_devices,
 	.io_hints = fanraid_io_hints,
+	.presuspend = fanraid_presuspend,
+	.resume = fanraid_resume,
 };
 
 static int __init dm_fanraid_init(void)

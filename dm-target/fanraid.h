@@ -56,19 +56,41 @@ struct fanraid_dev {
 	struct fanraid_stats stats;
 };
 
+/* What the RAID6 sync worker is doing. */
+enum fanraid_sync_action {
+	FANRAID_SYNC_IDLE,
+	FANRAID_SYNC_RESYNC,		/* make P and Q match the data (unclean shutdown) */
+	FANRAID_SYNC_RECOVER,		/* rebuild members named by "rebuild" */
+	FANRAID_SYNC_CHECK,		/* count P/Q mismatches */
+	FANRAID_SYNC_REPAIR,		/* count and rewrite P/Q mismatches */
+};
+
 /* Feature arguments; the *_set flags keep TABLE output byte-exact. */
 struct fanraid_features {
 	enum fanraid_flush_policy flush_policy;
 	bool flush_policy_set;
+	u32 max_sync_rate;		/* KiB/s per member, 0 = unlimited */
+	bool max_sync_rate_set;
+	DECLARE_BITMAP(rebuild, FR_MAX_DEVS);
+	bool resync;
 };
 
-/* RAID6 state: the worker, its memory pools and the per-row write locks. */
+/* RAID6 state: the workers, their memory pools and the per-row write locks. */
 struct fanraid_r6 {
+	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
 	mempool_t page_pool;
 	mempool_t op_pool;
 	struct bio_set bs;
 	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
+
+	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
+	struct delayed_work sync_work;
+	enum fanraid_sync_action action;
+	sector_t sync_cp;		/* member sectors below it are in sync */
+	DECLARE_BITMAP(rebuilding, FR_MAX_DEVS);
+	bool sync_stop;			/* set by presuspend */
+	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
 };
 
 struct fanraid_c {
@@ -111,6 +133,14 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error);
 void fanraid_r6_destroy(struct fanraid_c *fc);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
+bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
+
+/* fanraid-sync.c */
+void fanraid_sync_init(struct fanraid_c *fc);
+void fanraid_sync_resume(struct fanraid_c *fc);
+void fanraid_sync_presuspend(struct fanraid_c *fc);
+int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action);
+const char *fanraid_sync_action_name(enum fanraid_sync_action action);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

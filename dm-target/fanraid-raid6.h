@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * RAID6 operations shared by the I/O worker (fanraid-raid6.c) and the
+ * resync, rebuild and scrub worker (fanraid-sync.c).
+ */
+#ifndef DM_FANRAID_RAID6_H
+#define DM_FANRAID_RAID6_H
+
+#include "fanraid.h"
+
+/* Scratch slots past the members: P and Q recomputed by a scrub. */
+#define FANRAID_R6_SCRATCH_P	FR_MAX_DEVS
+#define FANRAID_R6_SCRATCH_Q	(FR_MAX_DEVS + 1)
+#define FANRAID_R6_SLOTS	(FR_MAX_DEVS + 2)
+
+struct fanraid_r6op;
+
+/* Carries a member bio's slot to its completion. */
+struct fanraid_r6io {
+	struct fanraid_r6op *op;
+	u32 slot;
+	blk_status_t status;
+};
+
+/*
+ * One operation on one window of one row: the same pages of every slot.
+ * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
+ * n-2, Q at n-1.
+ */
+struct fanraid_r6op {
+	struct fanraid_c *fc;
+	struct bio *bio;		/* NULL for sync operations */
+	u64 row;
+	u32 target;			/* data slot the bio addresses */
+	u32 first_page;			/* page within the chunk */
+	u32 npages;
+	u32 page_skip;			/* bytes from the first page to the bio's start */
+	unsigned long missing;		/* slots that cannot be read */
+	atomic_t pending;
+	struct completion done;
+	struct fanraid_r6io io[FR_MAX_DEVS];
+	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
+};
+
+struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
+				       u32 first_page, u32 npages,
+				       bool scratch);
+void fanraid_r6_op_put(struct fanraid_r6op *op);
+struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row);
+u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
+unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
+unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);
+int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
+int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
+int fanraid_r6_recover(struct fanraid_r6op *op);
+void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
+
+#endif /* DM_FANRAID_RAID6_H */

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid RAID6 resync, rebuild and scrub.
+ *
+ * One delayed work item walks the members from sector 0 to the end in
+ * windows of at most FANRAID_R6_MAX_IO_SECTORS of one chunk, taking each
+ * row's lock as the I/O worker does, so writes and the sync never interleave
+ * on a row. sync_cp records how far it got: a member being rebuilt is
+ * trusted below it and rebuilt from the others above it. The walk stops on
+ * presuspend and continues from sync_cp on resume.
+ */
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+
+#include "fanraid-raid6.h"
+
+/* Member sectors one run of the work item covers before it yields. */
+#define FANRAID_SYNC_BATCH_SECTORS	2048
+
+const char *fanraid_sync_action_name(enum fanraid_sync_action action)
+{
+	switch (action) {
+	case FANRAID_SYNC_RESYNC:
+		return "resync";
+	case FANRAID_SYNC_RECOVER:
+		return "recover";
+	case FANRAID_SYNC_CHECK:
+		return "check";
+	case FANRAID_SYNC_REPAIR:
+		return "repair";
+	case FANRAID_SYNC_IDLE:
+		break;
+	}
+	return "idle";
+}
+
+/* Pages of P/Q that differ from what the data says; rewrites them when asked. */
+static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
+{
+	u32 n = op->fc->geom.ndevs, p;
+	unsigned long data = GENMASK(n - 3, 0);
+	bool differs = false;
+
+	/* Parity can only be checked against complete data. */
+	if (op->missing & data)
+		return;
+	fanraid_r6_gen(op, true);
+	for (p = 0; p < op->npages; p++) {
+		bool bad = memcmp(page_address(op->pages[n - 2][p]),
+				  page_address(op->pages[FANRAID_R6_SCRATCH_P][p]),
+				  PAGE_SIZE) ||
+			   memcmp(page_address(op->pages[n - 1][p]),
+				  page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]),
+				  PAGE_SIZE);
+
+		if (bad && count)
+			atomic64_add(PAGE_SIZE >> SECTOR_SHIFT,
+				     &op->fc->r6->mismatches);
+		differs |= bad;
+	}
+	if (!differs || !fix)
+		return;
+	/* Write the recomputed P and Q from the scratch pages. */
+	for (p = 0; p < op->npages; p++) {
+		swap(op->pages[n - 2][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
+		swap(op->pages[n - 1][p], op->pages[FANRAID_R6_SCRATCH_Q][p]);
+	}
+	fanraid_r6_io(op, (BIT(n - 2) | BIT(n - 1)) & ~op->missing,
+		      REQ_OP_WRITE);
+}
+
+/* One window at member sector @pos; returns its length in sectors. */
+static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
+{
+	const struct fr_geom *g = &fc->geom;
+	struct fanraid_r6 *r6 = fc->r6;
+	u32 in_chunk = pos & (g->chunk_sectors - 1);
+	u32 len = min_t(u32, g->chunk_sectors - in_chunk,
+			FANRAID_R6_MAX_IO_SECTORS);
+	u32 n = g->ndevs, slot;
+	unsigned long rebuild = 0;
+	struct fanraid_r6op *op;
+	struct mutex *lock;
+
+	op = fanraid_r6_op_get(fc, pos >> g->chunk_shift,
+			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
+			       len >> (PAGE_SHIFT - SECTOR_SHIFT),
+			       r6->action != FANRAID_SYNC_RECOVER);
+	lock = fanraid_r6_row_lock(fc, op->row);
+	mutex_lock(lock);
+	op->missing = fanraid_r6_lost_slots(op);
+	if (fanraid_r6_read_slots(op, GENMASK(n - 1, 0)))
+		goto out;	/* more than two lost: nothing to rebuild from */
+
+	switch (r6->action) {
+	case FANRAID_SYNC_RECOVER:
+		for (slot = 0; slot < n; slot++)
+			if (test_bit(fanraid_r6_slot_dev(g, op->row, slot),
+				     r6->rebuilding))
+				set_bit(slot, &rebuild);
+		if (fanraid_r6_recover(op))
+			goto out;
+		fanraid_r6_io(op, rebuild & ~fanraid_r6_failed_slots(op),
+			      REQ_OP_WRITE);
+		break;
+	case FANRAID_SYNC_RESYNC:
+		fanraid_sync_parity(op, false, true);
+		break;
+	case FANRAID_SYNC_CHECK:
+		fanraid_sync_parity(op, true, false);
+		break;
+	case FANRAID_SYNC_REPAIR:
+		fanraid_sync_parity(op, true, true);
+		break;
+	case FANRAID_SYNC_IDLE:
+		break;
+	}
+out:
+	/* Advance under the row lock, so no write sees a half-rebuilt window as in sync. */
+	WRITE_ONCE(r6->sync_cp, pos + len);
+	mutex_unlock(lock);
+	fanraid_r6_op_put(op);
+	return len;
+}
+
+static void fanraid_sync_finish(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	DMINFO("%s: %s complete%s", dm_table_device_name(fc->ti->table),
+	       fanraid_sync_action_name(r6->action),
+	       r6->action >= FANRAID_SYNC_CHECK ? ", see mismatch_cnt" : "");
+	bitmap_zero(r6->rebuilding, FR_MAX_DEVS);
+	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+	schedule_work(&fc->trigger_event);
+}
+
+/* Delay that keeps @done sectors per member, done since @start, under the rate. */
+static unsigned long fanraid_sync_delay(struct fanraid_c *fc, u32 done,
+					unsigned long start)
+{
+	u32 rate = fc->features.max_sync_rate;
+	unsigned long want;
+
+	if (!rate)
+		return 0;
+	want = msecs_to_jiffies(div_u64((u64)done * 1000, rate * 2));
+	return time_after(start + want, jiffies) ? start + want - jiffies : 0;
+}
+
+static void fanraid_sync_work(struct work_struct *work)
+{
+	struct fanraid_r6 *r6 = container_of(to_delayed_work(work),
+					     struct fanraid_r6, sync_work);
+	struct fanraid_c *fc = r6->fc;
+	sector_t end = fc->geom.member_sectors;
+	unsigned long start = jiffies;
+	u32 done = 0;
+
+	while (done < FANRAID_SYNC_BATCH_SECTORS && r6->sync_cp < end) {
+		if (READ_ONCE(r6->sync_stop))
+			return;
+		done += fanraid_sync_window(fc, r6->sync_cp);
+	}
+	if (r6->sync_cp >= end) {
+		fanraid_sync_finish(fc);
+		return;
+	}
+	if (!READ_ONCE(r6->sync_stop))
+		queue_delayed_work(r6->wq, &r6->sync_work,
+				   fanraid_sync_delay(fc, done, start));
+}
+
+/* From the table's features: rebuild named members, or resync, or nothing. */
+void fanraid_sync_init(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	r6->fc = fc;
+	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
+	bitmap_copy(r6->rebuilding, fc->features.rebuild, FR_MAX_DEVS);
+	r6->sync_cp = 0;
+	if (!bitmap_empty(r6->rebuilding, FR_MAX_DEVS))
+		r6->action = FANRAID_SYNC_RECOVER;
+	else if (fc->features.resync)
+		r6->action = FANRAID_SYNC_RESYNC;
+	else
+		r6->sync_cp = fc->geom.member_sectors;
+}
+
+void fanraid_sync_resume(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	WRITE_ONCE(r6->sync_stop, false);
+	if (r6->action != FANRAID_SYNC_IDLE)
+		queue_delayed_work(r6->wq, &r6->sync_work, 0);
+}
+
+void fanraid_sync_presuspend(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	WRITE_ONCE(r6->sync_stop, true);
+	cancel_delayed_work_sync(&r6->sync_work);
+}
+
+/*
+ * "check", "repair" and "idle" messages. A resync or rebuild cannot be
+ * interrupted (the array is not redundant until it ends): -EBUSY.
+ */
+int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+	enum fanraid_sync_action now = READ_ONCE(r6->action);
+
+	if (action == FANRAID_SYNC_IDLE) {
+		bool suspended = READ_ONCE(r6->sync_stop);
+
+		if (now == FANRAID_SYNC_RESYNC || now == FANRAID_SYNC_RECOVER)
+			return -EBUSY;
+		fanraid_sync_presuspend(fc);
+		WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+		WRITE_ONCE(r6->sync_cp, fc->geom.member_sectors);
+		WRITE_ONCE(r6->sync_stop, suspended);
+		return 0;
+	}
+	if (now != FANRAID_SYNC_IDLE)
+		return -EBUSY;
+	atomic64_set(&r6->mismatches, 0);
+	WRITE_ONCE(r6->sync_cp, 0);
+	WRITE_ONCE(r6->action, action);
+	if (!READ_ONCE(r6->sync_stop))
+		queue_delayed_work(r6->wq, &r6->sync_work, 0);
+	return 0;
+}
