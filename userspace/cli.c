@@ -117,6 +117,15 @@ static int opt_size(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* The long name of option @c, for messages (argv may hold its value instead). */
+static const char *opt_name(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return opts->name;
+	return "?";
+}
+
 /*
  * Parses argv[1..] of @cmd (argv[0] is the verb) into @o. Returns 0, or
  * FR_EXIT_USAGE after printing what was wrong.
@@ -175,13 +184,13 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			if (bits[i].c == c)
 				bit = bits[i].bit;
 		if (!(cmd->opts & bit)) {
-			fr_err("%s: option '%s' is not valid for this command",
-			       cmd->name, argv[optind - 1]);
+			fr_err("%s: option '--%s' is not valid for this command",
+			       cmd->name, opt_name(longopts, c));
 			goto usage;
 		}
 		if (o->given & bit) {
-			fr_err("%s: option '%s' given twice", cmd->name,
-			       argv[optind - 1]);
+			fr_err("%s: option '--%s' given twice", cmd->name,
+			       opt_name(longopts, c));
 			goto usage;
 		}
 		o->given |= bit;

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * userspace/array.c: sizing a new array from its members' sizes and
+ * topology, and the assembly checks: slot order whatever the command-line
+ * order, and a specific refusal for foreign, stale, duplicate, disagreeing
+ * and missing members.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "array.h"
+
+#define GiB (1ull << 30)
+#define MiB (1ull << 20)
+
+static void t_members(struct fr_member *m, uint32_t n, uint64_t size)
+{
+	static const char *const paths[] = { "/dev/a", "/dev/b", "/dev/c",
+		"/dev/d", "/dev/e", "/dev/f", "/dev/g", "/dev/h" };
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		fr_member_init(&m[i], paths[i % 8]);
+		m[i].size = size;
+		m[i].rdev = 0x800 + i;
+	}
+}
+
+static void test_plan_defaults_to_512k_chunk_and_1m_offset(void **state)
+{
+	struct fr_member m[4];
+	struct fr_plan p;
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_members(m, 4, GiB);
+	assert_int_equal(fr_plan_create(m, 4, FR_LEVEL_RAID0, 0, 0, &p, err,
+					sizeof(err)), 0);
+	assert_int_equal(p.chunk_sectors, 1024);
+	assert_int_equal(p.data_offset, 2048);
+	/* (1 GiB - 1 MiB) rounded down to 512 KiB chunks */
+	assert_int_equal(p.member_sectors, (GiB - MiB) / 512);
+	assert_int_equal(p.array_sectors, 4 * p.member_sectors);
+}
+
+/* The smallest member decides, rounded down to whole chunks; geom.h agrees. */
+static void test_plan_uses_smallest_member_in_whole_chunks(void **state)
+{
+	struct fr_member m[6];
+	struct fr_plan p;
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_members(m, 6, 10 * GiB);
+	m[3].size = 2 * GiB + 3 * 4096;
+	assert_int_equal(fr_plan_create(m, 6, FR_LEVEL_RAID6, 64 << 10, 0, &p,
+					err, sizeof(err)), 0);
+	assert_int_equal(p.chunk_sectors, 128);
+	assert_int_equal(p.member_sectors % 128, 0);
+	assert_true((p.member_sectors + p.data_offset) * 512 <= m[3].size);
+	assert_true((p.member_sectors + 128 + p.data_offset) * 512 > m[3].size);
+	assert_int_equal(p.array_sectors, 4 * p.member_sectors);
+	assert_int_equal(fr_geom_member_sectors_for(FR_LEVEL_RAID6, 6, 128,
+						    p.array_sectors),
+			 p.member_sectors);
+	assert_true(p.smallest == m[3].size);
+	assert_true(p.largest == 10 * GiB);
+}
+
+static void test_plan_follows_topology(void **state)
+{
+	struct fr_member m[2];
+	struct fr_plan p;
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_members(m, 2, GiB);
+	m[1].opt_io = 2 * MiB;		/* a 2 MiB hardware stripe */
+	m[0].min_io = 4096;
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID0, 0, 0, &p, err,
+					sizeof(err)), 0);
+	assert_int_equal(p.chunk_sectors, 4096);
+	assert_int_equal(p.data_offset, 4096);	/* 1 MiB rounded up to 2 MiB */
+
+	t_members(m, 2, GiB);
+	m[0].opt_io = m[1].opt_io = 3 * 65536;	/* not a power of two */
+	m[0].align_offset = m[1].align_offset = 8192;
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID0, 0, 0, &p, err,
+					sizeof(err)), 0);
+	assert_int_equal(p.chunk_sectors, 1024);
+	assert_int_equal(p.data_offset, (6 * 196608 + 8192) / 512);
+}
+
+static void test_plan_refuses_too_small_member_by_name(void **state)
+{
+	struct fr_member m[3];
+	struct fr_plan p;
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_members(m, 3, GiB);
+	m[2].size = MiB + 256 * 1024;
+	assert_int_equal(fr_plan_create(m, 3, FR_LEVEL_RAID0, 0, 0, &p, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/c: too small"));
+}
+
+static void test_plan_refuses_bad_data_offset_and_chunk(void **state)
+{
+	struct fr_member m[2];
+	struct fr_plan p;
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_members(m, 2, GiB);
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID0, 0, 4096, &p, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--data-offset"));
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID0, 0, 12288 + 512,
+					&p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID0, 3 << 10, 0, &p,
+					err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--chunk"));
+	assert_int_equal(fr_plan_create(m, 2, FR_LEVEL_RAID6, 0, 0, &p, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "2 devices"));
+}
+
+/* A consistent set of decoded superblocks, as assemble would read them. */
+static void t_array(struct fr_member *m, uint32_t n, uint32_t level)
+{
+	uint32_t i;
+
+	t_members(m, n, GiB);
+	for (i = 0; i < n; i++) {
+		struct fr_sb *sb = &m[i].sb;
+
+		m[i].sb_err = FR_SB_OK;
+		sb->format_version = FR_SB_FORMAT_VERSION;
+		sb->layout_version = FR_SB_LAYOUT_VERSION;
+		memset(sb->array_uuid, 0x42, FR_UUID_LEN);
+		memset(sb->member_uuid, 0x10 + i, FR_UUID_LEN);
+		strcpy(sb->name, "fast0");
+		sb->level = level;
+		sb->chunk_sectors = 1024;
+		sb->ndevs = n;
+		sb->slot = i;
+		sb->data_offset = 2048;
+		sb->member_sectors = 1024 * 100;
+		sb->array_sectors = sb->member_sectors *
+				    (n - fr_level_parity_devs(level));
+		sb->events = 7;
+		sb->ctime = sb->utime = 1700000000;
+		assert_int_equal(fr_sb_validate(sb), FR_SB_OK);
+	}
+}
+
+static void test_order_sorts_members_by_slot(void **state)
+{
+	struct fr_member m[4], shuffled[4], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+	uint32_t i;
+
+	(void)state;
+	t_array(m, 4, FR_LEVEL_RAID0);
+	shuffled[0] = m[2];
+	shuffled[1] = m[0];
+	shuffled[2] = m[3];
+	shuffled[3] = m[1];
+	assert_int_equal(fr_array_order(shuffled, 4, NULL, "fast0", slots, err,
+					sizeof(err)), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(slots[i]->sb.slot, i);
+	assert_string_equal(slots[0]->path, "/dev/a");
+	assert_string_equal(slots[3]->path, "/dev/d");
+}
+
+static void test_order_refuses_member_of_another_array(void **state)
+{
+	struct fr_member m[3], *slots[FR_MAX_DEVS];
+	uint8_t uuid[FR_UUID_LEN];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 3, FR_LEVEL_RAID0);
+	memset(m[1].sb.array_uuid, 0x99, FR_UUID_LEN);
+	strcpy(m[1].sb.name, "other");
+	assert_int_equal(fr_array_order(m, 3, NULL, "fast0", slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/b: member of array 'other'"));
+	assert_non_null(strstr(err, "not of 'fast0'"));
+
+	/* by UUID: the first member is the foreign one */
+	memset(uuid, 0x42, FR_UUID_LEN);
+	t_array(m, 3, FR_LEVEL_RAID0);
+	memset(m[0].sb.array_uuid, 0x99, FR_UUID_LEN);
+	assert_int_equal(fr_array_order(m, 3, uuid, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/a: member of array"));
+	assert_non_null(strstr(err, "not of UUID 42424242-4242"));
+}
+
+static void test_order_refuses_stale_member(void **state)
+{
+	struct fr_member m[3], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[2].sb.events = 5;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/c: stale member: events 5, but /dev/a has 7"));
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[0].sb.events = 5;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/a: stale member"));
+}
+
+static void test_order_refuses_missing_member(void **state)
+{
+	struct fr_member m[4], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 4, FR_LEVEL_RAID0);
+	m[2] = m[3];
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "slot 2 of 4 is missing"));
+	assert_non_null(strstr(err, "raid0"));
+
+	t_array(m, 4, FR_LEVEL_RAID6);
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "slot 3 of 4 is missing"));
+	assert_non_null(strstr(err, "not supported yet"));
+}
+
+static void test_order_refuses_duplicates(void **state)
+{
+	struct fr_member m[3], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[2].rdev = m[0].rdev;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/c: listed twice (same device as /dev/a)"));
+
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[2].sb.slot = 1;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/c: slot 1 is also claimed by /dev/b"));
+}
+
+static void test_order_refuses_disagreeing_and_unreadable(void **state)
+{
+	struct fr_member m[3], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[1].sb.chunk_sectors = 512;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/b: superblock disagrees with /dev/a on the chunk size"));
+
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[1].sb_err = FR_SB_ECRC;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_string_equal(err, "/dev/b: superblock checksum mismatch");
+
+	assert_int_equal(fr_array_order(m, 0, NULL, "fast0", slots, err,
+					sizeof(err)), -EINVAL);
+	assert_string_equal(err, "fast0: no members found");
+}
+
+static void test_order_refuses_failed_raid0_member(void **state)
+{
+	struct fr_member m[2], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 2, FR_LEVEL_RAID0);
+	m[0].sb.failed_mask = m[1].sb.failed_mask = 2;
+	assert_int_equal(fr_array_order(m, 2, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "slot 1 of 2 is marked failed"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_defaults_to_512k_chunk_and_1m_offset),
+		cmocka_unit_test(test_plan_uses_smallest_member_in_whole_chunks),
+		cmocka_unit_test(test_plan_follows_topology),
+		cmocka_unit_test(test_plan_refuses_too_small_member_by_name),
+		cmocka_unit_test(test_plan_refuses_bad_data_offset_and_chunk),
+		cmocka_unit_test(test_order_sorts_members_by_slot),
+		cmocka_unit_test(test_order_refuses_member_of_another_array),
+		cmocka_unit_test(test_order_refuses_stale_member),
+		cmocka_unit_test(test_order_refuses_missing_member),
+		cmocka_unit_test(test_order_refuses_duplicates),
+		cmocka_unit_test(test_order_refuses_disagreeing_and_unreadable),
+		cmocka_unit_test(test_order_refuses_failed_raid0_member),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

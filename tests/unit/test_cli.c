@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * userspace/cli.c and util.c: option parsing into struct fr_opts, usage
+ * errors exiting 2 before any device is touched, and the size parser.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cli.h"
+#include "util.h"
+
+#define T_ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
+
+static int t_parse(const char *verb, char **argv, int argc, struct fr_opts *o)
+{
+	return fr_opts_parse(fr_command_find(verb), argc, argv, o);
+}
+
+static void test_opts_parses_create_line(void **state)
+{
+	char *argv[] = { "create", "fast0", "--level", "0", "--chunk", "256K",
+			 "--data-offset", "2M", "--flush", "drop", "--force",
+			 "/dev/a", "/dev/b", NULL };
+	struct fr_opts o;
+
+	(void)state;
+	assert_int_equal(t_parse("create", argv, T_ARGC(argv), &o), 0);
+	assert_int_equal(o.level, FR_LEVEL_RAID0);
+	assert_int_equal(o.chunk, 256 << 10);
+	assert_int_equal(o.data_offset, 2 << 20);
+	assert_int_equal(o.flush_policy, FR_FLUSH_DROP);
+	assert_true(o.force);
+	assert_int_equal(o.argc, 3);
+	assert_string_equal(o.argv[0], "fast0");
+	assert_string_equal(o.argv[2], "/dev/b");
+	assert_true(o.given & FR_OPT_FLUSH);
+	assert_false(o.given & FR_OPT_READAHEAD);
+}
+
+/* Options may come before, between or after the positional arguments. */
+static void test_opts_accepts_options_anywhere(void **state)
+{
+	char *argv[] = { "create", "-l", "raid6", "fast0", "/dev/a", "-c",
+			 "1M", "/dev/b", "/dev/c", "/dev/d", NULL };
+	struct fr_opts o;
+
+	(void)state;
+	assert_int_equal(t_parse("create", argv, T_ARGC(argv), &o), 0);
+	assert_int_equal(o.level, FR_LEVEL_RAID6);
+	assert_int_equal(o.chunk, 1 << 20);
+	assert_int_equal(o.argc, 5);
+	assert_string_equal(o.argv[1], "/dev/a");
+}
+
+static void test_opts_parses_uuid_and_json(void **state)
+{
+	char *a1[] = { "assemble", "--uuid",
+		       "00112233-4455-6677-8899-aabbccddeeff", "/dev/x", NULL };
+	char *a2[] = { "status", "--json", NULL };
+	struct fr_opts o;
+
+	(void)state;
+	assert_int_equal(t_parse("assemble", a1, T_ARGC(a1), &o), 0);
+	assert_true(o.given & FR_OPT_UUID);
+	assert_int_equal(o.uuid[15], 0xff);
+	assert_int_equal(o.argc, 1);
+	assert_int_equal(t_parse("status", a2, T_ARGC(a2), &o), 0);
+	assert_true(o.json);
+	assert_int_equal(o.argc, 0);
+}
+
+static void test_opts_rejects_usage_errors(void **state)
+{
+	char *unknown[] = { "create", "x", "--levle", "0", "/dev/a", NULL };
+	char *missing[] = { "create", "x", "/dev/a", "--chunk", NULL };
+	char *foreign[] = { "stop", "x", "--force", NULL };
+	char *twice[] = { "create", "x", "-l", "0", "-l", "6", "/dev/a", NULL };
+	char *badlevel[] = { "create", "x", "-l", "5", "/dev/a", NULL };
+	char *badsize[] = { "create", "x", "-l", "0", "-c", "12Q", "/dev/a", NULL };
+	char *zerosize[] = { "create", "x", "-l", "0", "-c", "0", "/dev/a", NULL };
+	char *badflush[] = { "create", "x", "--flush", "sometimes", "/dev/a", NULL };
+	char *baduuid[] = { "assemble", "--uuid", "xyz", NULL };
+	char *few[] = { "stop", NULL };
+	char *many[] = { "stop", "a", "b", NULL };
+	struct fr_opts o;
+
+	(void)state;
+	assert_int_equal(t_parse("create", unknown, T_ARGC(unknown), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", missing, T_ARGC(missing), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("stop", foreign, T_ARGC(foreign), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", twice, T_ARGC(twice), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", badlevel, T_ARGC(badlevel), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", badsize, T_ARGC(badsize), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", zerosize, T_ARGC(zerosize), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", badflush, T_ARGC(badflush), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("assemble", baduuid, T_ARGC(baduuid), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("stop", few, T_ARGC(few), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("stop", many, T_ARGC(many), &o), FR_EXIT_USAGE);
+}
+
+/* --help wins over missing arguments, so every verb can explain itself. */
+static void test_opts_help_skips_argument_count(void **state)
+{
+	static const char *const verbs[] = { "create", "assemble", "stop",
+		"status", "examine", "list", "fail", "replace" };
+	struct fr_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		char *argv[] = { (char *)verbs[i], "--help", NULL };
+
+		assert_non_null(fr_command_find(verbs[i]));
+		assert_int_equal(t_parse(verbs[i], argv, 2, &o), 0);
+		assert_true(o.help);
+		assert_int_equal(fr_main(3, (char *[]){ "fanraid",
+						       (char *)verbs[i],
+						       "--help", NULL }),
+				 FR_EXIT_OK);
+	}
+	assert_null(fr_command_find("destroy"));
+}
+
+/* Usage errors exit 2 before any verb runs (none of these touch a device). */
+static void test_main_exit_codes_for_usage_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(fr_main(1, (char *[]){ "fanraid", NULL }), FR_EXIT_USAGE);
+	assert_int_equal(fr_main(2, (char *[]){ "fanraid", "frobnicate", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(2, (char *[]){ "fanraid", "--help", NULL }),
+			 FR_EXIT_OK);
+	/* create validates name, level and chunk before opening anything */
+	assert_int_equal(fr_main(5, (char *[]){ "fanraid", "create", "bad/name",
+					       "-l0", "/dev/null", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(4, (char *[]){ "fanraid", "create", "x",
+					       "/dev/null", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(7, (char *[]){ "fanraid", "create", "x", "-l",
+					       "0", "--chunk=3K", "/dev/null",
+					       NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(7, (char *[]){ "fanraid", "create", "x", "-l",
+					       "6", "/dev/a", "/dev/b", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(4, (char *[]){ "fanraid", "assemble", "--scan",
+					       "name", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(2, (char *[]){ "fanraid", "assemble", NULL }),
+			 FR_EXIT_USAGE);
+	assert_int_equal(fr_main(4, (char *[]){ "fanraid", "fail", "x", "one",
+					       NULL }),
+			 FR_EXIT_USAGE);
+}
+
+static void test_size_parses_suffixes(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t bytes;
+	} ok[] = {
+		{ "4096", 4096 }, { "512K", 512 << 10 }, { "512k", 512 << 10 },
+		{ "1M", 1 << 20 }, { "1MiB", 1 << 20 }, { "2G", 2ull << 30 },
+		{ "3T", 3ull << 40 }, { "8s", 4096 }, { "1b", 1 },
+		{ "16777215T", 16777215ull << 40 },
+	};
+	static const char *const bad[] = {
+		"", "K", "-1", "1.5M", "1 M", "1MB", "1Mi", "12Q", "0x10",
+		"16777216T", "99999999999999999999", "012K",
+	};
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(fr_parse_size(ok[i].s, &v), 0);
+		assert_true(v == ok[i].bytes);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!fr_parse_size(bad[i], &v))
+			fail_msg("accepted size '%s'", bad[i]);
+}
+
+static void test_u64_parser_is_strict(void **state)
+{
+	uint64_t v;
+	uint32_t w;
+
+	(void)state;
+	assert_int_equal(fr_parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(fr_parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(fr_parse_u64("0", &v), 0);
+	assert_int_equal(fr_parse_u64("00", &v), -EINVAL);
+	assert_int_equal(fr_parse_u64("+1", &v), -EINVAL);
+	assert_int_equal(fr_parse_u64(" 1", &v), -EINVAL);
+	assert_int_equal(fr_parse_u64("1 ", &v), -EINVAL);
+	assert_int_equal(fr_parse_u32("4294967295", &w), 0);
+	assert_int_equal(fr_parse_u32("4294967296", &w), -ERANGE);
+}
+
+static void test_size_formats_iec(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	fr_format_size(512, buf, sizeof(buf));
+	assert_string_equal(buf, "512 B");
+	fr_format_size(512 << 10, buf, sizeof(buf));
+	assert_string_equal(buf, "512.00 KiB");
+	fr_format_size(4286578688ull, buf, sizeof(buf));
+	assert_string_equal(buf, "3.99 GiB");
+	fr_format_size(UINT64_MAX, buf, sizeof(buf));
+	assert_string_equal(buf, "16.00 EiB");
+}
+
+static void test_json_string_escapes(void **state)
+{
+	char buf[64] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	assert_non_null(f);
+	fr_json_string(f, "a\"b\\c\n");
+	fclose(f);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\u000a\"");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_opts_parses_create_line),
+		cmocka_unit_test(test_opts_accepts_options_anywhere),
+		cmocka_unit_test(test_opts_parses_uuid_and_json),
+		cmocka_unit_test(test_opts_rejects_usage_errors),
+		cmocka_unit_test(test_opts_help_skips_argument_count),
+		cmocka_unit_test(test_main_exit_codes_for_usage_errors),
+		cmocka_unit_test(test_size_parses_suffixes),
+		cmocka_unit_test(test_u64_parser_is_strict),
+		cmocka_unit_test(test_size_formats_iec),
+		cmocka_unit_test(test_json_string_escapes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
