@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Turns a results folder written by bench/run.sh into tables, a CSV and PNG
+# plots. Reads only the raw results (fio JSON, .meta, fio logs), so it can be
+# rerun on an old folder or on one copied from another machine.
+#
+# Usage: bench/report.sh RESULTS_DIR
+#
+# Writes into RESULTS_DIR:
+#   report.txt         every table below, also printed
+#   results.csv        one row per scenario x layer x N
+#   <id>.png           MiB/s against N, one line per layer, the raw ceiling
+#                      and the ideal N x one-device line
+#   <id>.dat           the numbers behind the plot
+#
+# Per scenario: MiB/s per layer per N with the scaling efficiency
+# T(N) / (N x T(1)) in brackets, the raw ceiling (every member driven on its
+# own, no striping), the ideal N x raw(1), and fanraid / dm-stripe and
+# fanraid / md ratios. Extra tables: operation latencies (mixed-tree jobs),
+# one line per second and a stall report (large-writes), write
+# amplification (entries with amp=1).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+dir=${1:-}
+[ -n "$dir" ] && [ -d "$dir" ] || { echo "usage: report.sh RESULTS_DIR" >&2; exit 2; }
+flat() { awk -f "$here/lib/jsonflat.awk" "$1" 2>/dev/null; }
+
+csv=$dir/results.csv
+echo "scenario,job,fs,bs,qd,direct,member_mbps,layer,n,read_mibs,write_mibs,mibs,efficiency,raw_mibs,ideal_mibs,member_read_mib,member_write_mib,app_write_mib,write_amp" >"$csv"
+
+# One scenario: rows "layer n read write member_read member_write app_write"
+# from its .meta files, in the entry's layer order.
+scenario_rows() { # DIR LAYERS
+	local d=$1 l m n
+	for l in ${2//,/ }; do
+		for m in "$d/$l"-*.meta; do
+			[ -f "$m" ] || continue
+			n=${m##*-}
+			n=${n%.meta}
+			[ "$(sed -n 's/^layer=//p' "$m")" = "$l" ] || continue
+			awk -F= -v l="$l" -v n="$n" '
+				{ v[$1] = substr($0, length($1) + 2) }
+				END { print l, n, v["read_mibs"] + 0, v["write_mibs"] + 0,
+					v["member_read_bytes"] + 0, v["member_write_bytes"] + 0,
+					v["app_write_bytes"] + 0, v["fio_rc"] }' "$m"
+		done
+	done | sort -k2,2n -s
+}
+
+entry_key() { # ENTRYFILE KEY DEFAULT
+	local v
+	v=$(tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n1)
+	echo "${v:-$3}"
+}
+
+# The main table, the CSV rows and the plot data for one scenario.
+scenario_table() { # ID DIR
+	local id=$1 d=$2 e=$2/entry layers job fs bs qd direct member runtime
+	layers=$(entry_key "$e" layers "")
+	job=$(entry_key "$e" job "")
+	fs=$(entry_key "$e" fs none)
+	bs=$(entry_key "$e" bs 1M)
+	qd=$(entry_key "$e" qd 32)
+	direct=$(entry_key "$e" direct 1)
+	member=$(entry_key "$e" member 76)
+	runtime=$(entry_key "$e" runtime 10)
+	mode=$(sed -n 's/^mode=//p' "$d"/*.meta 2>/dev/null | head -n1)
+
+	echo
+	echo "== $id: $job, bs $bs, qd $qd, $([ "$direct" = 1 ] && echo O_DIRECT || echo buffered)," \
+		"cold, $([ "$fs" = none ] && echo "block device" || echo "a file on $fs"), ${runtime}s per run"
+	if [ "$mode" = vm ]; then
+		echo "   members: null_blk mbps=$member (the cap rounds down to whole requests per 20 ms; raw N=1 is the real per-member rate)"
+	else
+		echo "   members: $(sed -n 's/^members=//p' "$d"/*.meta | sort | tail -n1)"
+	fi
+	scenario_rows "$d" "$layers" | awk -v id="$id" -v layers="$layers" \
+		-v csv="$csv" -v dat="$dir/$id.dat" -v job="$job" -v fs="$fs" \
+		-v bs="$bs" -v qd="$qd" -v direct="$direct" -v member="$member" '
+	{
+		l = $1; n = $2; t = $3 + $4
+		mibs[l, n] = t; rd[l, n] = $3; wr[l, n] = $4
+		mr[l, n] = $5 / 1048576; mw[l, n] = $6 / 1048576; aw[l, n] = $7 / 1048576
+		rc[l, n] = $8
+		if (!(n in seen)) { seen[n] = 1; ns[++nn] = n }
+	}
+	END {
+		nl = split(layers, L, ",")
+		# N in ascending order.
+		for (i = 1; i <= nn; i++)
+			for (j = i + 1; j <= nn; j++)
+				if (ns[j] + 0 < ns[i] + 0) { x = ns[i]; ns[i] = ns[j]; ns[j] = x }
+		for (k = 1; k <= nl; k++) {
+			base[L[k]] = ""
+			for (i = 1; i <= nn; i++)
+				if ((L[k], ns[i]) in mibs && ns[i] == 1)
+					base[L[k]] = mibs[L[k], 1]
+		}
+		raw1 = base["raw"]
+		hasfr = 0; hasds = 0; hasmd = 0
+		for (k = 1; k <= nl; k++) {
+			if (L[k] == "fanraid") hasfr = 1
+			if (L[k] == "dm-stripe") hasds = 1
+			if (L[k] == "md-raid0") hasmd = 1
+		}
+		hdr = sprintf("%4s", "N")
+		for (k = 1; k <= nl; k++)
+			hdr = hdr sprintf(" | %-16s", L[k] == "raw" ? "raw ceiling" : L[k])
+		if (raw1 != "") hdr = hdr sprintf(" | %-9s", "ideal")
+		if (hasfr && hasds) hdr = hdr " | fr/dm-stripe"
+		if (hasfr && hasmd) hdr = hdr " | fr/md"
+		print hdr
+		gsub(/[^|]/, "-", hdr)
+		print hdr
+		printf "n" > dat
+		for (k = 1; k <= nl; k++) printf " %s", L[k] > dat
+		print " ideal" > dat
+		for (i = 1; i <= nn; i++) {
+			n = ns[i]
+			line = sprintf("%4d", n)
+			printf "%d", n > dat
+			for (k = 1; k <= nl; k++) {
+				l = L[k]
+				if ((l, n) in mibs) {
+					eff = (base[l] != "" && base[l] > 0) ? sprintf("%.2f", mibs[l, n] / (n * base[l])) : ""
+					cell = sprintf("%7.1f", mibs[l, n]) (eff != "" ? " (" eff ")" : "")
+					if (rc[l, n] != 0) cell = cell "!"
+					printf " %.1f", mibs[l, n] > dat
+					wa = (aw[l, n] > 0) ? sprintf("%.3f", mw[l, n] / aw[l, n]) : ""
+					printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%.1f,%.1f,%.1f,%s,%s,%s,%.1f,%.1f,%.1f,%s\n", \
+						id, job, fs, bs, qd, direct, member, l, n, rd[l, n], wr[l, n], \
+						mibs[l, n], eff, ((("raw", n) in mibs) ? mibs["raw", n] : ""), \
+						(raw1 != "" ? sprintf("%.1f", n * raw1) : ""), mr[l, n], mw[l, n], aw[l, n], wa >> csv
+				} else {
+					cell = "    skipped"
+					printf " ?" > dat
+				}
+				line = line sprintf(" | %-16s", cell)
+			}
+			if (raw1 != "") {
+				line = line sprintf(" | %9.1f", n * raw1)
+				printf " %.1f\n", n * raw1 > dat
+			} else {
+				printf " ?\n" > dat
+			}
+			if (hasfr && hasds)
+				line = line sprintf(" | %13s", (("fanraid", n) in mibs && ("dm-stripe", n) in mibs && mibs["dm-stripe", n] > 0) ? \
+					sprintf("%.2f", mibs["fanraid", n] / mibs["dm-stripe", n]) : "-")
+			if (hasfr && hasmd)
+				line = line sprintf(" | %6s", (("fanraid", n) in mibs && ("md-raid0", n) in mibs && mibs["md-raid0", n] > 0) ? \
+					sprintf("%.2f", mibs["fanraid", n] / mibs["md-raid0", n]) : "-")
+			print line
+		}
+		close(dat)
+	}'
+	echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x raw ceiling at N=1; ! = fio failed"
+	if [ -s "$d/skipped" ]; then
+		echo "   skipped:"
+		sed 's/^\([^ ]*\) \([^ ]*\) /     \1 N=\2: /' "$d/skipped"
+	fi
+}
+
+# PNG: MiB/s against N, log2 x axis, one line per layer, ideal dashed.
+scenario_plot() { # ID
+	local id=$1 dat=$dir/$1.dat ncol i cols=""
+	[ -s "$dat" ] && [ "$(wc -l <"$dat")" -gt 1 ] || return 0
+	ncol=$(head -n1 "$dat" | wc -w)
+	for ((i = 2; i <= ncol; i++)); do
+		name=$(head -n1 "$dat" | cut -d' ' -f"$i")
+		case $name in
+		ideal) style="with lines dt 2 lw 2 lc rgb 'gray40' title 'ideal: N x one device'" ;;
+		raw) style="with linespoints dt 3 lw 2 pt 6 lc rgb 'black' title 'raw ceiling (no striping)'" ;;
+		*) style="with linespoints lw 2 pt 7 title '$name'" ;;
+		esac
+		cols="$cols${cols:+, }'$dat' using 1:$i $style"
+	done
+	gnuplot <<EOF 2>"$dir/$id.gnuplot.err"
+set terminal pngcairo size 900,600 noenhanced font ',11'
+set output '$dir/$id.png'
+set title '$id: MiB/s against member count'
+set xlabel 'members (N)'
+set ylabel 'MiB/s'
+set logscale x 2
+set xtics (1, 2, 4, 8, 16, 32, 64)
+set key top left
+set grid
+set yrange [0:*]
+set datafile missing '?'
+plot $cols
+EOF
+	[ -s "$dir/$id.gnuplot.err" ] || rm -f "$dir/$id.gnuplot.err"
+}
+
+# Mixed-tree: each operation (fio job) with count, min, max, mean, stdev.
+ops_table() { # ID DIR
+	local f
+	for f in "$2"/*.json; do
+		[ -f "$f" ] || continue
+		echo "   $(basename "$f" .json): operation latency (ms)"
+		flat "$f" | awk -F= '
+			/^jobs\.[0-9]+\.jobname=/ { split($1, p, "."); name[p[2]] = $2; if (p[2] + 1 > nj) nj = p[2] + 1 }
+			/^jobs\.[0-9]+\.(read|write)\.(total_ios|bw_bytes)=/ || \
+			/^jobs\.[0-9]+\.(read|write)\.lat_ns\.(min|max|mean|stddev)=/ {
+				split($1, p, "."); k = p[2] SUBSEP p[3] SUBSEP (p[4] == "lat_ns" ? p[5] : p[4]); v[k] = $2
+			}
+			END {
+				printf "     %-11s %8s %10s %10s %10s %10s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "MiB/s"
+				for (j = 0; j < nj; j++) {
+					d = (v[j, "write", "total_ios"] > v[j, "read", "total_ios"]) ? "write" : "read"
+					printf "     %-11s %8d %10.3f %10.3f %10.3f %10.3f %10.2f\n", name[j] "." j,
+						v[j, d, "total_ios"], v[j, d, "min"] / 1e6, v[j, d, "max"] / 1e6,
+						v[j, d, "mean"] / 1e6, v[j, d, "stddev"] / 1e6, v[j, d, "bw_bytes"] / 1048576
+				}
+			}'
+	done
+}
+
+# Large writes: one line per second from fio's 1 s averaged logs, and the
+# stall report.
+seconds_table() { # ID DIR
+	local b base
+	for b in "$2"/*_bw.log; do
+		[ -f "$b" ] || continue
+		base=${b%_bw.log}
+		echo "   $(basename "$base"): per second"
+		awk -F', *' -v runtime="$(entry_key "$2/entry" runtime 10)" \
+			-v maxlat="$(flat "$base.json" | sed -n 's/^jobs\.0\.write\.lat_ns\.max=//p')" '
+			FILENAME ~ /_bw\.log$/ { s = int(($1 + 500) / 1000); bw[s] += $2 }
+			FILENAME ~ /_iops\.log$/ { s = int(($1 + 500) / 1000); ops[s] += $2 }
+			FILENAME ~ /_lat\.log$/ { s = int(($1 + 500) / 1000); lat[s] = $2 }
+			END {
+				printf "     %4s %10s %10s %10s %12s %12s\n", "sec", "finished", "cur MiB/s", "avg MiB/s", "last lat ms", "avg lat ms"
+				for (s = 1; s <= runtime; s++) {
+					cur = bw[s] / 1024; tot += cur; avg = tot / s
+					if (s in lat) { last = lat[s] / 1e6; lsum += last; lcnt++ }
+					if (cur == 0) stalls++
+					printf "     %4d %10d %10.1f %10.1f %12.1f %12.1f\n", s, ops[s], cur, avg,
+						(s in lat) ? last : 0, lcnt ? lsum / lcnt : 0
+				}
+				printf "     stalls: %d s at 0 MiB/s of %d s; max latency %.1f ms\n", stalls, runtime, maxlat / 1e6
+			}' "$b" "$base"_iops.log "$base"_lat.log
+	done
+}
+
+# Write amplification: bytes the members wrote over bytes fio wrote.
+amp_table() { # DIR LAYERS
+	echo "   write amplification (member bytes written / application bytes written)"
+	printf '     %-14s %4s %12s %12s %8s\n' layer N "app MiB" "members MiB" WA
+	scenario_rows "$1" "$2" | awk '$7 > 0 {
+		printf "     %-14s %4d %12.1f %12.1f %8.3f\n", $1, $2, $7 / 1048576, $6 / 1048576, $6 / $7 }'
+}
+
+{
+	echo "fanraid benchmark report: $dir"
+	[ -f "$dir/args" ] && echo "run: bench/run.sh $(cat "$dir/args")"
+	echo "Numbers from one run on a shared machine are noisy; compare layers side by side within a run."
+	for e in "$dir"/*/entry; do
+		[ -f "$e" ] || continue
+		d=$(dirname "$e")
+		id=${d##*/}
+		ls "$d"/*.meta >/dev/null 2>&1 || [ -s "$d/skipped" ] || continue
+		scenario_table "$id" "$d"
+		case "$(entry_key "$e" job "")" in
+		mixed-tree) ops_table "$id" "$d" ;;
+		large-writes) seconds_table "$id" "$d" ;;
+		esac
+		[ "$(entry_key "$e" amp 0)" = 1 ] && amp_table "$d" "$(entry_key "$e" layers "")"
+		scenario_plot "$id"
+		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"
+	done
+	echo
+	echo "csv: $csv"
+} | tee "$dir/report.txt"
