@@ -107,6 +107,11 @@ int fr_status_parse(const char *line, struct fr_status *st)
 			if (next_u64(&p, c[j]))
 				return -EINVAL;
 	}
+	if (*p) {
+		if (next_u64(&p, &st->mismatch_cnt))
+			return -EINVAL;
+		st->has_mismatch_cnt = true;
+	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))
 			return -EINVAL;

@@ -5,10 +5,12 @@
  *   <level> <#devs> <health chars> <sync_cur>/<sync_total> <action>
  *   then per member: <reads> <writes> <read_sectors> <write_sectors>
  *                    <flushes> <errors>
+ *   then <mismatch_cnt> (sectors of P/Q found wrong by the last check)
  *
  * Health is one character per member: A alive, a alive but not in sync,
- * D dead. The grammar only ever grows at the end, so words after the last
- * counter are counted and otherwise ignored.
+ * D dead. The grammar only ever grows at the end, so words after
+ * mismatch_cnt are counted and otherwise ignored; a line that ends after the
+ * counters (an older target) is accepted without mismatch_cnt.
  */
 #ifndef FR_STATUS_H
 #define FR_STATUS_H
@@ -36,6 +38,8 @@ struct fr_status {
 	uint64_t sync_cur;
 	uint64_t sync_total;
 	char action[FR_ACTION_MAX + 1];
+	bool has_mismatch_cnt;
+	uint64_t mismatch_cnt;
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

@@ -26,38 +26,73 @@ int fr_level_parse(const char *s, uint32_t *level)
 	return -EINVAL;
 }
 
+/* Features that only make sense with parity, and the two-member loss limit. */
+static bool features_valid(const struct fr_table *t)
+{
+	uint32_t i, lost = 0;
+
+	if (t->flush_policy != FR_FLUSH_PASSTHROUGH &&
+	    t->flush_policy != FR_FLUSH_DROP)
+		return false;
+	if (t->ndevs < 64 && t->rebuild_mask >> t->ndevs)
+		return false;
+	for (i = 0; i < t->ndevs; i++)
+		lost += t->devs[i].missing || (t->rebuild_mask >> i & 1);
+	if (t->level != FR_LEVEL_RAID6)
+		return !lost && !t->resync && !t->max_sync_rate_set;
+	return lost <= FR_PARITY_DEVS_RAID6;
+}
+
 /*
  * Writes the parameter string (without start, length and target name) for
- * @t into @buf. -EINVAL when the shape is invalid, -ENOSPC when @len is short.
+ * @t into @buf, features in the kernel's canonical order. -EINVAL when the
+ * shape or the features are invalid, -ENOSPC when @len is short.
  */
 int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 {
 	bool flush = t->flush_explicit ||
 		     t->flush_policy != FR_FLUSH_PASSTHROUGH;
-	size_t pos;
-	uint32_t i;
+	uint32_t i, words;
+	size_t pos = 0;
 	int n;
 
-	if (fr_geom_check_shape(t->level, t->ndevs, t->chunk_sectors))
+	if (fr_geom_check_shape(t->level, t->ndevs, t->chunk_sectors) ||
+	    !features_valid(t))
 		return -EINVAL;
-	if (t->flush_policy != FR_FLUSH_PASSTHROUGH &&
-	    t->flush_policy != FR_FLUSH_DROP)
-		return -EINVAL;
-	n = snprintf(buf, len, "%s %u %u%s%s %u", fr_level_name(t->level),
-		     t->chunk_sectors, flush ? 2 : 0,
-		     flush ? " flush_policy " : "",
-		     flush ? fr_flush_name(t->flush_policy) : "", t->ndevs);
-	if (n < 0 || (size_t)n >= len)
+	words = (flush ? 2 : 0) + (t->max_sync_rate_set ? 2 : 0) +
+		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
+		(t->resync ? 1 : 0);
+
+#define FR_EMIT(...)							\
+	do {								\
+		n = snprintf(buf + pos, len - pos, __VA_ARGS__);	\
+		if (n < 0 || (size_t)n >= len - pos)			\
+			return -ENOSPC;					\
+		pos += n;						\
+	} while (0)
+
+	if (!len)
 		return -ENOSPC;
-	pos = n;
+	FR_EMIT("%s %u %u", fr_level_name(t->level), t->chunk_sectors, words);
+	if (flush)
+		FR_EMIT(" flush_policy %s", fr_flush_name(t->flush_policy));
+	if (t->max_sync_rate_set)
+		FR_EMIT(" max_sync_rate %u", t->max_sync_rate);
+	for (i = 0; i < t->ndevs; i++)
+		if (t->rebuild_mask >> i & 1)
+			FR_EMIT(" rebuild %u", i);
+	if (t->resync)
+		FR_EMIT(" resync");
+	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
-		n = snprintf(buf + pos, len - pos, " %u:%u %llu",
-			     t->devs[i].major, t->devs[i].minor,
-			     (unsigned long long)t->devs[i].offset);
-		if (n < 0 || (size_t)n >= len - pos)
-			return -ENOSPC;
-		pos += n;
+		if (t->devs[i].missing)
+			FR_EMIT(" - -");
+		else
+			FR_EMIT(" %u:%u %llu", t->devs[i].major,
+				t->devs[i].minor,
+				(unsigned long long)t->devs[i].offset);
 	}
+#undef FR_EMIT
 	return 0;
 }
 
@@ -76,29 +111,60 @@ static int parse_devno(const char *s, struct fr_table_dev *d)
 	return 0;
 }
 
+/*
+ * Features as the kernel prints them back: canonical order, each once
+ * (rebuild once per member, ascending). Anything else is not an echo.
+ */
 static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 {
-	bool seen_flush = false;
-	uint32_t i;
+	int last = -1, rank;	/* canonical position of the previous feature */
+	uint32_t i, idx, prev_rebuild = 0;
 
 	for (i = 0; i < nargs; i++) {
 		if (!tok[i])
 			return -EINVAL;
-		if (!strcmp(tok[i], "flush_policy")) {
-			if (seen_flush || i + 1 >= nargs || !tok[i + 1])
+		if (!strcmp(tok[i], "resync")) {
+			rank = 3;
+		} else {
+			if (i + 1 >= nargs || !tok[i + 1])
 				return -EINVAL;
-			seen_flush = true;
-			i++;
-			if (!strcmp(tok[i], "passthrough"))
+			if (!strcmp(tok[i], "flush_policy"))
+				rank = 0;
+			else if (!strcmp(tok[i], "max_sync_rate"))
+				rank = 1;
+			else if (!strcmp(tok[i], "rebuild"))
+				rank = 2;
+			else
+				return -EINVAL;
+		}
+		if (rank < last || (rank == last && rank != 2))
+			return -EINVAL;
+		last = rank;
+		switch (rank) {
+		case 0:
+			if (!strcmp(tok[++i], "passthrough"))
 				t->flush_policy = FR_FLUSH_PASSTHROUGH;
 			else if (!strcmp(tok[i], "drop"))
 				t->flush_policy = FR_FLUSH_DROP;
 			else
 				return -EINVAL;
 			t->flush_explicit = true;
-			continue;
+			break;
+		case 1:
+			if (fr_parse_u32(tok[++i], &t->max_sync_rate))
+				return -EINVAL;
+			t->max_sync_rate_set = true;
+			break;
+		case 2:
+			if (fr_parse_u32(tok[++i], &idx) || idx >= FR_MAX_DEVS ||
+			    (t->rebuild_mask && idx <= prev_rebuild))
+				return -EINVAL;
+			t->rebuild_mask |= 1ull << idx;
+			prev_rebuild = idx;
+			break;
+		default:
+			t->resync = true;
 		}
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -123,7 +189,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 8 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 9 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -154,11 +220,16 @@ int fr_table_parse(const char *params, struct fr_table *t)
 		goto out;
 	pos++;
 	for (i = 0; i < t->ndevs; i++, pos += 2) {
+		if (!strcmp(tok[pos], "-") && !strcmp(tok[pos + 1], "-")) {
+			t->devs[i].missing = true;
+			continue;
+		}
 		if (parse_devno(tok[pos], &t->devs[i]) ||
 		    fr_parse_u64(tok[pos + 1], &t->devs[i].offset))
 			goto out;
 	}
-	if (fr_geom_check_shape(t->level, t->ndevs, t->chunk_sectors))
+	if (fr_geom_check_shape(t->level, t->ndevs, t->chunk_sectors) ||
+	    !features_valid(t))
 		goto out;
 	ret = 0;
 out:
@@ -173,12 +244,17 @@ out:
 const char *fr_table_required_version(const struct fr_table *t,
 				      struct fr_version *v)
 {
+	/* everything so far arrived in 1.0.0; name the newest part used */
 	v->major = 1;
 	v->minor = 0;
 	v->patch = 0;
-	if (t->level == FR_LEVEL_RAID6)
-		return "raid6";
+	if (t->rebuild_mask)
+		return "rebuild";
+	if (t->resync)
+		return "resync";
+	if (t->max_sync_rate_set)
+		return "max_sync_rate";
 	if (t->flush_explicit || t->flush_policy != FR_FLUSH_PASSTHROUGH)
 		return "flush_policy";
-	return "raid0";
+	return fr_level_name(t->level);
 }

@@ -6,7 +6,10 @@
  *   <#devs> <major:minor> <offset> [<major:minor> <offset>]...
  *
  * Devices are written as major:minor because that is how the kernel prints
- * them, so the line the tool builds equals what `dmsetup table` shows.
+ * them, so the line the tool builds equals what `dmsetup table` shows. A
+ * missing raid6 member is "- -". Features, in the kernel's canonical order:
+ * flush_policy <passthrough|drop>, max_sync_rate <KiB/s>, rebuild <idx>
+ * (ascending, at most two), resync.
  */
 #ifndef FR_TABLE_H
 #define FR_TABLE_H
@@ -21,6 +24,7 @@
 #define FR_TABLE_MAX		4096	/* 64 devices fit with room to spare */
 
 struct fr_table_dev {
+	bool missing;		/* "- -": a raid6 member that is not there */
 	uint32_t major;
 	uint32_t minor;
 	uint64_t offset;	/* data offset on the member, sectors */
@@ -31,6 +35,10 @@ struct fr_table {
 	uint32_t chunk_sectors;
 	uint32_t flush_policy;	/* enum fr_flush_policy */
 	bool flush_explicit;	/* print flush_policy even when it is the default */
+	bool max_sync_rate_set;
+	uint32_t max_sync_rate;	/* KiB/s per member; 0 unlimited */
+	uint64_t rebuild_mask;	/* bit i: member i is being rebuilt */
+	bool resync;		/* recompute parity in the background */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };

@@ -20,14 +20,16 @@ static void test_status_parses_raid0_line(void **state)
 	struct fr_status st;
 
 	(void)state;
-	assert_int_equal(fr_status_parse("raid0 2 AA 0/0 idle "
-					 "1 2 3 4 5 6 10 20 30 40 50 60", &st), 0);
+	/* the example from docs/fanraid.rst */
+	assert_int_equal(fr_status_parse("raid0 2 AA 8388608/8388608 idle "
+					 "1 2 3 4 5 6 10 20 30 40 50 60 0", &st), 0);
 	assert_int_equal(st.level, FR_LEVEL_RAID0);
 	assert_int_equal(st.ndevs, 2);
 	assert_string_equal(st.health, "AA");
-	assert_int_equal(st.sync_cur, 0);
-	assert_int_equal(st.sync_total, 0);
+	assert_int_equal(st.sync_cur, 8388608);
+	assert_int_equal(st.sync_total, 8388608);
 	assert_string_equal(st.action, "idle");
+	assert_true(st.has_mismatch_cnt);
 	assert_int_equal(st.members[0].reads, 1);
 	assert_int_equal(st.members[0].writes, 2);
 	assert_int_equal(st.members[0].read_sectors, 3);
@@ -46,7 +48,8 @@ static void test_status_parses_degraded_raid6_resync(void **state)
 	(void)state;
 	assert_int_equal(fr_status_parse("raid6 4 AaDA 512/8192 resync "
 					 "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 7 "
-					 "0 0 0 0 0 18446744073709551615", &st), 0);
+					 "0 0 0 0 0 18446744073709551615 24", &st), 0);
+	assert_int_equal(st.mismatch_cnt, 24);
 	assert_int_equal(st.level, FR_LEVEL_RAID6);
 	assert_string_equal(st.health, "AaDA");
 	assert_int_equal(st.sync_cur, 512);
@@ -64,10 +67,15 @@ static void test_status_tolerates_fields_appended_later(void **state)
 	struct fr_status st;
 
 	(void)state;
-	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 x 42",
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 x 42",
 					 &st), 0);
 	assert_int_equal(st.extra_words, 2);
+	assert_true(st.has_mismatch_cnt);
+	assert_int_equal(st.mismatch_cnt, 9);
 	assert_int_equal(st.members[0].errors, 6);
+	/* an older target stopped after the counters */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6", &st), 0);
+	assert_false(st.has_mismatch_cnt);
 }
 
 static void test_status_handles_64_members(void **state)
@@ -115,6 +123,7 @@ static void test_status_rejects_malformed_lines(void **state)
 		"raid0 1 A 0/0 idle 1 2 3 4 5  6",
 		" raid0 1 A 0/0 idle 1 2 3 4 5 6",
 		"raid0 1 A 0/0 idle 1 2 3 4 5 0x6",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 many",
 		"raid0 1 A 0/0 averyveryverylongactionwordthatdoesnotfit 1 2 3 4 5 6",
 		"raid0 01 A 0/0 idle 1 2 3 4 5 6",
 	};

@@ -65,6 +65,51 @@ static void test_table_keeps_explicit_default_feature(void **state)
 	assert_string_equal(buf, "raid0 1024 2 flush_policy passthrough 1 253:0 2048");
 }
 
+/* Every feature at once, in the order fanraid_status() prints them. */
+static void test_table_builds_features_in_canonical_order(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t, back;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, 5);
+	t.flush_explicit = true;
+	t.max_sync_rate_set = true;
+	t.max_sync_rate = 10240;
+	t.rebuild_mask = 1u << 3;
+	t.resync = true;
+	t.devs[1].missing = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 7 flush_policy passthrough "
+			    "max_sync_rate 10240 rebuild 3 resync 5 253:0 2048 "
+			    "- - 253:2 2048 253:3 2048 253:4 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	t.devs[1].major = t.devs[1].minor = 0;
+	t.devs[1].offset = 0;
+	assert_memory_equal(&t, &back, sizeof(t));
+}
+
+static void test_table_rejects_raid6_features_on_raid0(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 4);
+	t.resync = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID0, 4);
+	t.devs[2].missing = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	/* raid6 loses at most two: missing plus rebuilding */
+	t_table(&t, FR_LEVEL_RAID6, 6);
+	t.devs[0].missing = true;
+	t.devs[5].missing = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	t.rebuild_mask = 2;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+}
+
 static void test_table_build_rejects_invalid_shape(void **state)
 {
 	char buf[FR_TABLE_MAX];
@@ -183,6 +228,18 @@ static void test_table_rejects_malformed_lines(void **state)
 		"raid6 1024 0 3 253:0 8 253:1 8 253:2 8",
 		"raid0 1024 0 65 253:0 8",
 		"raid0 +1024 0 1 253:0 2048",
+		"raid0 1024 1 resync 1 253:0 2048",
+		"raid0 1024 0 2 253:0 2048 - -",
+		"raid6 8 0 4 - - - - - - 8:0 8",
+		"raid6 8 0 4 - 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 1 resync2 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 2 resync resync 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 3 resync flush_policy drop 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 4 rebuild 2 rebuild 1 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 4 rebuild 1 rebuild 1 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 2 rebuild 4 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 2 max_sync_rate -1 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid6 8 6 rebuild 0 rebuild 1 rebuild 2 4 8:3 8 8:1 8 8:2 8 8:0 8",
 		"raid0 01024 0 1 253:0 2048",
 		"raid0 1024 0 1 253:00 2048",
 	};
@@ -226,6 +283,8 @@ static void test_table_names_the_feature_needing_a_version(void **state)
 	assert_string_equal(fr_table_required_version(&t, &v), "flush_policy");
 	t_table(&t, FR_LEVEL_RAID6, 4);
 	assert_string_equal(fr_table_required_version(&t, &v), "raid6");
+	t.resync = true;
+	assert_string_equal(fr_table_required_version(&t, &v), "resync");
 }
 
 static uint64_t t_rand(uint64_t *s)
@@ -242,7 +301,7 @@ static uint64_t t_rand(uint64_t *s)
  */
 static void test_table_fuzz_parser(void **state)
 {
-	static const char alphabet[] = "0123456789 :raidflush_pothgdv-+\t";
+	static const char alphabet[] = "0123456789 :raidflush_pothgdv-+\tbncmx";
 	char line[FR_TABLE_MAX], again[FR_TABLE_MAX];
 	uint64_t seed = 0xfeedfacecafebeefull;
 	struct fr_table t;
@@ -253,7 +312,7 @@ static void test_table_fuzz_parser(void **state)
 		size_t len;
 
 		snprintf(line, sizeof(line), "%s",
-			 iter & 1 ? "raid6 256 2 flush_policy drop 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048" :
+			 iter & 1 ? "raid6 256 7 flush_policy drop max_sync_rate 100 rebuild 1 resync 5 8:0 2048 8:16 2048 - - 8:32 2048 8:48 2048" :
 				    "raid0 1024 0 2 253:0 2048 253:1 4096");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3; k++) {
@@ -295,6 +354,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_builds_kernel_format),
 		cmocka_unit_test(test_table_keeps_explicit_default_feature),
+		cmocka_unit_test(test_table_builds_features_in_canonical_order),
+		cmocka_unit_test(test_table_rejects_raid6_features_on_raid0),
 		cmocka_unit_test(test_table_build_rejects_invalid_shape),
 		cmocka_unit_test(test_table_build_reports_short_buffer),
 		cmocka_unit_test(test_table_64_members_fit),
