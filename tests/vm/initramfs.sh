@@ -171,8 +171,8 @@ build_base() {
 	echo "root:x:0:" >"$root/etc/group"
 
 	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio -o -H newc --quiet -R 0:0) >"$out.tmp"
-	mv "$out.tmp" "$out"
+		cpio -o -H newc --quiet -R 0:0) >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
 	echo "$fp" >"$out.fp"
 	echo "initramfs: $(du -h "$out" | cut -f1) base image $out"
 }

@@ -66,7 +66,9 @@ elif [ "$mode" = run ]; then
 	done
 fi
 
-run_id=$(date +%Y%m%d-%H%M%S)
+# Several runs may share the tree (helpers, CI): the id and the image
+# directory are per run.
+run_id=$(date +%Y%m%d-%H%M%S)-$$
 [ "$mode" = selftest ] && run_id=$run_id-selftest
 logdir=$vmdir/logs/$run_id
 mkdir -p "$logdir"
@@ -79,21 +81,23 @@ qemu_cmd() { # IMAGE APPEND; sets the array qemu
 }
 
 # Initramfs for a group: cached base plus a fresh overlay with the plan.
+imgdir=$vmdir/run/$run_id
+mkdir -p "$imgdir"
+trap 'rm -rf "$imgdir"' EXIT
 make_image() { # GROUP PLANFILE
-	"$here/initramfs.sh" overlay "$vmdir/run/$1.overlay.cpio" "$2" || return 1
-	cat "$vmdir/base.cpio" "$vmdir/run/$1.overlay.cpio" >"$vmdir/run/$1.img"
+	"$here/initramfs.sh" overlay "$imgdir/$1.overlay.cpio" "$2" || return 1
+	cat "$vmdir/base.cpio" "$imgdir/$1.overlay.cpio" >"$imgdir/$1.img"
 }
 
-mkdir -p "$vmdir/run"
-
 if [ "$mode" = shell ]; then
-	plan=$vmdir/run/shell.plan
+	plan=$imgdir/shell.plan
 	: >"$plan"
 	for p in "${paths[@]}"; do basename "$p" .sh >>"$plan"; done
 	make_image shell "$plan" || die "overlay initramfs failed"
 	# ttyS0 is the interactive console and the results channel.
-	qemu_cmd "$vmdir/run/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
-	exec "${qemu[@]}" -nographic -serial mon:stdio
+	qemu_cmd "$imgdir/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
+	"${qemu[@]}" -nographic -serial mon:stdio
+	exit
 fi
 
 # Group the scenarios and give each group a time budget.
@@ -111,7 +115,7 @@ run_group() { # GROUP
 	local g=$1 plan=$logdir/$1.plan rc qemu
 	printf '%s' "${group_plan[$g]}" >"$plan"
 	make_image "$g" "$plan" || { echo "vmtest: overlay for $g failed" >"$logdir/$g.results"; return; }
-	qemu_cmd "$vmdir/run/$g.img" "vmtest.mode=run"
+	qemu_cmd "$imgdir/$g.img" "vmtest.mode=run"
 	timeout -k 5 "${group_budget[$g]}" "${qemu[@]}" \
 		-display none -monitor none -serial "file:$logdir/$g.console" \
 		-serial "file:$logdir/$g.results.raw" </dev/null >"$logdir/$g.qemu" 2>&1
