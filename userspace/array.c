@@ -151,15 +151,17 @@ static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
 		return "flush policy";
 	if (strcmp(a->name, b->name))
 		return "array name";
-	if (a->failed_mask != b->failed_mask)
-		return "failed-slot mask";
 	return NULL;
 }
 
 /*
- * Checks that @m[0..n) are the complete, current members of one array and
- * puts them in slot order in @slots. @uuid (if not NULL) or else @name (if
- * not NULL) says which array is wanted; otherwise the first member decides.
+ * Checks that @m[0..n) are the current members of one array and puts them
+ * in slot order in @slots (FR_MAX_DEVS entries). @uuid (if not NULL) or else
+ * @name (if not NULL) says which array is wanted; otherwise the first member
+ * decides. The member with the most events is the reference. raid0 needs
+ * every slot, fresh; raid6 runs without up to two members, so a stale
+ * member, or one its peers marked failed, is left out (its slot NULL) and
+ * the caller says so.
  */
 int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		   const char *name, struct fr_member **slots,
@@ -168,8 +170,9 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	char want[FR_UUID_STR_LEN + 1], got[FR_UUID_STR_LEN + 1];
 	char target[FR_SB_NAME_LEN + FR_UUID_STR_LEN + 4096];
 	const struct fr_member *ref = NULL;
+	const struct fr_sb *rsb;
 	const char *field;
-	uint32_t i, j;
+	uint32_t i, j, lost = 0;
 
 	if (!n)
 		return fail(err, len, "%s: no members found",
@@ -209,47 +212,52 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			return fail(err, len,
 				    "%s: member of array '%s' (UUID %s), not of %s",
 				    m[i].path, m[i].sb.name, got, target);
-		field = sb_differs(&ref->sb, &m[i].sb);
+	}
+	for (i = 0; i < n; i++)
+		if (m[i].sb.events > ref->sb.events)
+			ref = &m[i];
+	rsb = &ref->sb;
+	for (i = 0; i < n; i++) {
+		field = sb_differs(rsb, &m[i].sb);
 		if (field)
 			return fail(err, len,
 				    "%s: superblock disagrees with %s on the %s",
 				    m[i].path, ref->path, field);
 	}
-	for (i = 0; i < n; i++)
-		if (m[i].sb.events != ref->sb.events) {
-			const struct fr_member *old, *new;
-
-			old = m[i].sb.events < ref->sb.events ? &m[i] : ref;
-			new = old == ref ? &m[i] : ref;
-			return fail(err, len,
-				    "%s: stale member: events %llu, but %s has %llu",
-				    old->path,
-				    (unsigned long long)old->sb.events,
-				    new->path,
-				    (unsigned long long)new->sb.events);
-		}
 
 	memset(slots, 0, sizeof(*slots) * FR_MAX_DEVS);
 	for (i = 0; i < n; i++) {
 		uint32_t s = m[i].sb.slot;
 
+		if (rsb->level == FR_LEVEL_RAID0 &&
+		    m[i].sb.events != rsb->events)
+			return fail(err, len,
+				    "%s: stale member: events %llu, but %s has %llu",
+				    m[i].path,
+				    (unsigned long long)m[i].sb.events,
+				    ref->path,
+				    (unsigned long long)rsb->events);
+		if (m[i].sb.events != rsb->events || rsb->failed_mask >> s & 1)
+			continue;
 		if (slots[s])
 			return fail(err, len, "%s: slot %u is also claimed by %s",
 				    m[i].path, s, slots[s]->path);
 		slots[s] = &m[i];
 	}
-	for (i = 0; i < ref->sb.ndevs; i++) {
-		if (slots[i] && !(ref->sb.failed_mask >> i & 1))
+	for (i = 0; i < rsb->ndevs; i++) {
+		if (slots[i])
 			continue;
-		if (ref->sb.level == FR_LEVEL_RAID0)
+		if (rsb->level == FR_LEVEL_RAID0)
 			return fail(err, len,
 				    "%s: slot %u of %u is %s; a raid0 array cannot run without it",
-				    ref->sb.name, i, ref->sb.ndevs,
-				    slots[i] ? "marked failed" : "missing");
-		return fail(err, len,
-			    "%s: slot %u of %u is %s; degraded raid6 assembly is not supported yet",
-			    ref->sb.name, i, ref->sb.ndevs,
-			    slots[i] ? "marked failed" : "missing");
+				    rsb->name, i, rsb->ndevs,
+				    rsb->failed_mask >> i & 1 ?
+				    "marked failed" : "missing");
+		lost++;
 	}
+	if (lost > FR_PARITY_DEVS_RAID6)
+		return fail(err, len,
+			    "%s: %u of %u members missing, stale or failed; raid6 runs without at most %u",
+			    rsb->name, lost, rsb->ndevs, FR_PARITY_DEVS_RAID6);
 	return 0;
 }

@@ -121,9 +121,12 @@ static int reopen_members(struct fr_member **slots, uint32_t n)
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct fr_sb old = slots[i]->sb;
+		struct fr_sb old;
 		off_t size;
 
+		if (!slots[i])
+			continue;
+		old = slots[i]->sb;
 		ret = fr_member_open(slots[i], FR_OPEN_EXCL);
 		if (ret) {
 			fr_open_error(slots[i]->path, ret);
@@ -131,7 +134,10 @@ static int reopen_members(struct fr_member **slots, uint32_t n)
 		}
 		ret = fr_sb_read(slots[i]);
 		if (!ret && (slots[i]->sb_err ||
-			     memcmp(&old, &slots[i]->sb, sizeof(old))))
+			     old.events != slots[i]->sb.events ||
+			     old.slot != slots[i]->sb.slot ||
+			     memcmp(old.member_uuid, slots[i]->sb.member_uuid,
+				    FR_UUID_LEN)))
 			ret = -ESTALE;
 		if (ret) {
 			fr_err("%s: superblock changed while assembling", slots[i]->path);
@@ -150,15 +156,40 @@ static int reopen_members(struct fr_member **slots, uint32_t n)
 	return 0;
 }
 
+/* Says which given members fr_array_order() left out, and which slots are empty. */
+static uint64_t report_left_out(struct fr_member *m, uint32_t n,
+				struct fr_member **slots, const struct fr_sb *sb)
+{
+	uint64_t missing = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (slots[m[i].sb.slot] == &m[i])
+			continue;
+		if (m[i].sb.events != sb->events)
+			fr_warn("%s: left out: stale (events %llu, the array is at %llu)",
+				m[i].path, (unsigned long long)m[i].sb.events,
+				(unsigned long long)sb->events);
+		else
+			fr_warn("%s: left out: slot %u is marked failed",
+				m[i].path, m[i].sb.slot);
+	}
+	for (i = 0; i < sb->ndevs; i++)
+		if (!slots[i])
+			missing |= 1ull << i;
+	return missing;
+}
+
 static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		    const char *name)
 {
 	struct fr_member *slots[FR_MAX_DEVS];
 	char err[FR_ERR_MAX], params[FR_TABLE_MAX], dmuuid[FR_DM_UUID_LEN];
 	struct fr_dm_info info;
-	const struct fr_sb *sb;
+	const struct fr_sb *sb = NULL;
 	struct fr_table t;
 	bool was_dirty = false;
+	uint64_t missing;
 	uint32_t i, ndevs;
 	int ret, rc = FR_EXIT_FAIL;
 
@@ -166,9 +197,12 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		fr_err("%s", err);
 		return FR_EXIT_FAIL;
 	}
-	sb = &slots[0]->sb;
+	for (i = 0; !sb; i++)
+		if (slots[i])
+			sb = &slots[i]->sb;
 	ndevs = sb->ndevs;
 	name = sb->name;
+	missing = report_left_out(m, n, slots, sb);
 	fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
 	ret = fr_dm_info(name, &info);
 	if (ret) {
@@ -185,27 +219,37 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	}
 	if (fr_geom_member_sectors_for(sb->level, ndevs, sb->chunk_sectors,
 				       sb->array_sectors) != sb->member_sectors) {
-		fr_err("%s: superblock sizes disagree with the geometry",
-		       slots[0]->path);
+		fr_err("%s: superblock sizes disagree with the geometry", name);
 		return FR_EXIT_FAIL;
 	}
-	fr_table_from_members(slots, ndevs, &t);
-	if (fr_table_build(&t, params, sizeof(params))) {
-		fr_err("%s: cannot build the table line", name);
-		return FR_EXIT_FAIL;
-	}
-	if (fr_dm_check_version(&t))
-		return FR_EXIT_FAIL;
 	if (reopen_members(slots, ndevs))
 		goto out;
 	for (i = 0; i < ndevs; i++)
-		was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
-	if (was_dirty)
+		if (slots[i])
+			was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
+	fr_table_from_members(slots, ndevs, &t);
+	if (was_dirty && sb->level == FR_LEVEL_RAID6 && !missing) {
+		/* an unclean stop may have left P/Q behind the data */
+		t.resync = true;
+		fr_warn("%s: was not stopped cleanly; resyncing parity", name);
+	} else if (was_dirty && sb->level == FR_LEVEL_RAID6) {
+		fr_warn("%s: was not stopped cleanly while degraded; parity of rows written then may be wrong",
+			name);
+	} else if (was_dirty) {
 		fr_warn("%s: was not stopped cleanly", name);
-	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, 0))
+	}
+	if (fr_table_build(&t, params, sizeof(params))) {
+		fr_err("%s: cannot build the table line", name);
+		goto out;
+	}
+	if (fr_dm_check_version(&t))
+		goto out;
+	/* record the empty slots: members that come back later are stale */
+	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, missing))
 		goto out;
 	for (i = 0; i < ndevs; i++)
-		fr_member_close(slots[i]);
+		if (slots[i])
+			fr_member_close(slots[i]);
 
 	ret = fr_dm_create(name, dmuuid, sb->array_sectors, params,
 			   sb->readahead_sectors);
@@ -217,15 +261,19 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			fr_members_write(slots, ndevs, 0, FR_SB_STATE_DIRTY, 0);
 		goto out;
 	}
-	printf("%s: assembled %s array /dev/mapper/%s from %u members:",
-	       name, fr_level_name(sb->level), name, ndevs);
+	printf("%s: assembled %s array /dev/mapper/%s from %u of %u members:",
+	       name, fr_level_name(sb->level), name,
+	       ndevs - (uint32_t)__builtin_popcountll(missing), ndevs);
 	for (i = 0; i < ndevs; i++)
-		printf(" %s", slots[i]->path);
+		printf(" %s", slots[i] ? slots[i]->path : "(missing)");
 	printf("\n");
+	if (missing)
+		fr_warn("%s: running degraded", name);
 	rc = FR_EXIT_OK;
 out:
 	for (i = 0; i < ndevs; i++)
-		fr_member_close(slots[i]);
+		if (slots[i])
+			fr_member_close(slots[i]);
 	return rc;
 }
 

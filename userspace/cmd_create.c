@@ -227,6 +227,8 @@ int fr_cmd_create(const struct fr_opts *o)
 	}
 	fr_table_from_members(slots, n, &t);
 	t.flush_explicit = o->given & FR_OPT_FLUSH;
+	/* members are not zeroed: parity must be computed once, in the background */
+	t.resync = plan.level == FR_LEVEL_RAID6;
 	if (fr_table_build(&t, params, sizeof(params))) {
 		fr_err("%s: cannot build the table line", name);
 		goto out;

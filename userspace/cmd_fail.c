@@ -39,9 +39,15 @@ int fr_cmd_fail(const struct fr_opts *o)
 		       name, slot, t.ndevs);
 		return FR_EXIT_USAGE;
 	}
-	if (t.level == FR_LEVEL_RAID0)
-		fr_warn("%s: raid0 has no redundancy; failing slot %u makes the array unusable",
-			name, slot);
+	if (t.level == FR_LEVEL_RAID0) {
+		fr_err("%s: raid0 has no redundancy; a member cannot be failed (stop the array instead)",
+		       name);
+		return FR_EXIT_FAIL;
+	}
+	if (t.devs[slot].missing) {
+		fr_err("%s: slot %u is already missing", name, slot);
+		return FR_EXIT_FAIL;
+	}
 	snprintf(msg, sizeof(msg), "fail %u", slot);
 	ret = fr_dm_message(name, msg);
 	if (ret) {

@@ -161,8 +161,10 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		 strncmp(dmi.uuid, FR_DM_UUID_PREFIX, plen) ? "-" :
 		 dmi.uuid + plen);
 	for (i = 0; i < t.ndevs; i++)
-		if (fr_devno_path(t.devs[i].major, t.devs[i].minor, paths[i],
-				  FR_PATH_MAX))
+		if (t.devs[i].missing)
+			snprintf(paths[i], FR_PATH_MAX, "missing");
+		else if (fr_devno_path(t.devs[i].major, t.devs[i].minor,
+				       paths[i], FR_PATH_MAX))
 			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
 				 t.devs[i].major, t.devs[i].minor);
 	if (ctx->json)

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "status.h"
 #include "table.h"
 
 int fr_cmd_stop(const struct fr_opts *o)
@@ -20,12 +21,28 @@ int fr_cmd_stop(const struct fr_opts *o)
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
 	uint8_t uuid[FR_UUID_LEN];
 	uint64_t len, failed = 0;
+	struct fr_dm_target tgt;
+	struct fr_status st;
 	struct fr_table t;
-	uint32_t i;
+	uint32_t i, expected = 0;
 	int ret, opened;
 
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
+	/*
+	 * Members the target gave up on (D) or had not finished rebuilding
+	 * (a) hold stale data: record them as failed, or the next assemble
+	 * would trust them again.
+	 */
+	if (!fr_dm_status(name, FR_DM_INFO, &tgt) &&
+	    !fr_status_parse(tgt.params, &st) && st.ndevs == t.ndevs) {
+		for (i = 0; i < t.ndevs; i++)
+			if (st.health[i] != 'A' && !t.devs[i].missing)
+				failed |= 1ull << i;
+	} else {
+		fr_warn("%s: cannot read member health; recording none as failed",
+			name);
+	}
 	ret = fr_dm_remove(name);
 	if (ret) {
 		if (ret == -EBUSY)
@@ -42,19 +59,26 @@ int fr_cmd_stop(const struct fr_opts *o)
 		if (m[i].fd >= 0)
 			failed |= m[i].sb.failed_mask;
 	}
+	if (t.level == FR_LEVEL_RAID0)
+		failed = 0;	/* nothing to record: raid0 has no degraded mode */
 	/* a failed member keeps its old events, so assemble can spot it */
-	for (i = 0; i < t.ndevs; i++)
-		if (failed >> i & 1)
+	for (i = 0; i < t.ndevs; i++) {
+		if (failed >> i & 1) {
+			if (m[i].fd >= 0)
+				opened--;
 			fr_member_close(&m[i]);
-	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, 0);
+		} else if (!t.devs[i].missing) {
+			expected++;
+		}
+	}
+	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, failed);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
-	if (ret || opened != (int)t.ndevs) {
+	if (ret || opened != (int)expected) {
 		fr_err("%s: stopped, but %d of %u superblocks could not be marked clean",
-		       name, (int)t.ndevs - opened, t.ndevs);
+		       name, (int)expected - opened, expected);
 		return FR_EXIT_FAIL;
 	}
-	printf("%s: stopped; %u members marked clean\n", name,
-	       t.ndevs - __builtin_popcountll(failed));
+	printf("%s: stopped; %u members marked clean\n", name, expected);
 	return FR_EXIT_OK;
 }

@@ -57,19 +57,29 @@ void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len)
 	snprintf(out, len, "%s%s", FR_DM_UUID_PREFIX, s);
 }
 
-/* Table for members in slot order; geometry and policy from slot 0's superblock. */
+/*
+ * Table for members in slot order, NULL for a missing one; geometry and
+ * policy from the first member present (fr_array_order made them agree).
+ */
 void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 			   struct fr_table *t)
 {
-	const struct fr_sb *sb = &slots[0]->sb;
+	const struct fr_sb *sb = NULL;
 	uint32_t i;
 
+	for (i = 0; i < n && !sb; i++)
+		if (slots[i])
+			sb = &slots[i]->sb;
 	memset(t, 0, sizeof(*t));
 	t->level = sb->level;
 	t->chunk_sectors = sb->chunk_sectors;
 	t->flush_policy = sb->flush_policy;
 	t->ndevs = n;
 	for (i = 0; i < n; i++) {
+		if (!slots[i]) {
+			t->devs[i].missing = true;
+			continue;
+		}
 		t->devs[i].major = major(slots[i]->rdev);
 		t->devs[i].minor = minor(slots[i]->rdev);
 		t->devs[i].offset = slots[i]->sb.data_offset;
@@ -179,7 +189,8 @@ int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 /*
  * Opens the members a running table names and reads their superblocks.
  * Each member that cannot be opened, read, or is not what the table says
- * is reported and left closed (fd -1); returns how many were opened.
+ * is reported and left closed (fd -1), as is a missing raid6 member;
+ * returns how many were opened.
  */
 int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 			  enum fr_open_mode mode, struct fr_member *m,
@@ -189,6 +200,11 @@ int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 	int ret, opened = 0;
 
 	for (i = 0; i < t->ndevs; i++) {
+		if (t->devs[i].missing) {
+			snprintf(paths[i], FR_PATH_MAX, "missing");
+			fr_member_init(&m[i], paths[i]);
+			continue;
+		}
 		if (fr_devno_path(t->devs[i].major, t->devs[i].minor, paths[i],
 				  FR_PATH_MAX))
 			snprintf(paths[i], FR_PATH_MAX, "%u:%u",

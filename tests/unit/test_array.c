@@ -221,7 +221,7 @@ static void test_order_refuses_stale_member(void **state)
 	m[0].sb.events = 5;
 	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
 					sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "/dev/a: stale member"));
+	assert_non_null(strstr(err, "/dev/a: stale member: events 5, but /dev/b has 7"));
 }
 
 static void test_order_refuses_missing_member(void **state)
@@ -237,11 +237,40 @@ static void test_order_refuses_missing_member(void **state)
 	assert_non_null(strstr(err, "slot 2 of 4 is missing"));
 	assert_non_null(strstr(err, "raid0"));
 
-	t_array(m, 4, FR_LEVEL_RAID6);
-	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+}
+
+/* raid6 runs degraded: a missing or stale member leaves its slot empty. */
+static void test_order_leaves_out_stale_raid6_member(void **state)
+{
+	struct fr_member m[5], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[1].sb.events = 3;			/* stale */
+	assert_int_equal(fr_array_order(m, 4, NULL, "fast0", slots, err,
+					sizeof(err)), 0);	/* slot 4 missing */
+	assert_null(slots[1]);
+	assert_null(slots[4]);
+	assert_ptr_equal(slots[0], &m[0]);
+	assert_ptr_equal(slots[3], &m[3]);
+
+	/* the freshest member is the reference even when listed last */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[0].sb.events = m[1].sb.events = m[2].sb.events = 6;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
 					sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "slot 3 of 4 is missing"));
-	assert_non_null(strstr(err, "not supported yet"));
+	assert_non_null(strstr(err, "3 of 5 members missing, stale or failed"));
+
+	/* a member its peers marked failed stays out even with fresh events */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[0].sb.failed_mask = m[1].sb.failed_mask = m[3].sb.failed_mask =
+		m[4].sb.failed_mask = 1u << 2;
+	m[2].sb.events = 8;
+	m[0].sb.events = m[1].sb.events = m[3].sb.events = m[4].sb.events = 9;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[2]);
 }
 
 static void test_order_refuses_duplicates(void **state)
@@ -311,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_order_refuses_member_of_another_array),
 		cmocka_unit_test(test_order_refuses_stale_member),
 		cmocka_unit_test(test_order_refuses_missing_member),
+		cmocka_unit_test(test_order_leaves_out_stale_raid6_member),
 		cmocka_unit_test(test_order_refuses_duplicates),
 		cmocka_unit_test(test_order_refuses_disagreeing_and_unreadable),
 		cmocka_unit_test(test_order_refuses_failed_raid0_member),
