@@ -132,7 +132,7 @@ static int rc_bench_case(struct rc_bench *b, const struct rc_bench_op *op)
 	unsigned int k = b->ndevs - 2;
 	int err;
 
-	/* one untimed call: first-touch faults and lazy binding are not parity */
+	/* one untimed call: first-touch faults are not parity work */
 	err = op->fn(b, b->ptrs);
 	if (err && err != -EBADMSG)
 		return err;

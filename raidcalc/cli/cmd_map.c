@@ -60,7 +60,8 @@ int rc_cmd_unmap(struct rc_opts *o)
 	if (o->member < 0 || (u32)o->member >= g->ndevs ||
 	    o->start >= g->member_sectors) {
 		fprintf(stderr, "raidcalc unmap: need -m <0..%u> and -s <0..%llu>\n",
-			g->ndevs - 1, (unsigned long long)g->member_sectors - 1);
+			g->ndevs - 1,
+			(unsigned long long)g->member_sectors - 1);
 		return RC_EXIT_USAGE;
 	}
 	fr_geom_unmap(g, (u32)o->member, o->start, &rl);

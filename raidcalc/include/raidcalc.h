@@ -209,7 +209,7 @@ struct rc_mismatch {
 	u64 row;		/* stripe row */
 	u32 dev;		/* member holding the bad parity */
 	enum fr_block_kind kind;	/* FR_BLOCK_P or FR_BLOCK_Q */
-	u64 sector;		/* first differing sector in the member's area */
+	u64 sector;		/* first bad sector, in the data area */
 };
 
 /** Called once per bad parity block; a non-zero return stops the scan. */

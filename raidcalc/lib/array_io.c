@@ -41,8 +41,10 @@ static int rc_member_path(const char *dev, char *path, size_t size)
 		if (strncmp(line, "DEVNAME=", 8))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		ret = (size_t)snprintf(path, size, "/dev/%s", line + 8) >= size ?
-			-ENAMETOOLONG : 0;
+		if ((size_t)snprintf(path, size, "/dev/%s", line + 8) >= size)
+			ret = -ENAMETOOLONG;
+		else
+			ret = 0;
 		break;
 	}
 	fclose(f);

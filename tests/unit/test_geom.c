@@ -20,13 +20,15 @@ static const u32 rc_t_levels[] = { FR_LEVEL_RAID0, FR_LEVEL_RAID6 };
 static void rc_t_sweep(void (*fn)(u32 level, u32 n, u32 chunk))
 {
 	unsigned int l;
-	u32 n, chunk;
+	u32 n, chunk, level;
 
-	for (l = 0; l < 2; l++)
-		for (n = fr_level_min_devs(rc_t_levels[l]); n <= FR_MAX_DEVS; n++)
+	for (l = 0; l < 2; l++) {
+		level = rc_t_levels[l];
+		for (n = fr_level_min_devs(level); n <= FR_MAX_DEVS; n++)
 			for (chunk = FR_MIN_CHUNK_SECTORS;
 			     chunk <= FR_MAX_CHUNK_SECTORS; chunk <<= 1)
-				fn(rc_t_levels[l], n, chunk);
+				fn(level, n, chunk);
+	}
 }
 
 static void rc_t_roundtrip(const struct fr_geom *g, u64 logical)

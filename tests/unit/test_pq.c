@@ -22,8 +22,9 @@ static void test_gf_ref_is_the_raid6_field(void **state)
 	assert_int_equal(rc_gf_exp2_ref(8), 0x1d);	/* 0x11d reduction */
 	assert_int_equal(rc_gf_exp2_ref(255), 1);
 	assert_int_equal(rc_gf_exp2_ref(0), 1);
+	/* 2 generates the field: no smaller power is 1 */
 	for (a = 1; a < 255; a++)
-		assert_int_not_equal(rc_gf_exp2_ref(a), 1);	/* 2 generates */
+		assert_int_not_equal(rc_gf_exp2_ref(a), 1);
 	for (a = 1; a < 256; a++)
 		assert_int_equal(rc_gf_mul_ref((u8)a, rc_gf_inv_ref((u8)a)), 1);
 	assert_int_equal(rc_gf_mul_ref(0x80, 2), 0x1d);
