@@ -140,6 +140,8 @@ static int rc_parse_devs(struct rc_array *a, struct rc_words *w, u32 level)
 	for (i = 0; i < n; i++) {
 		m = &a->members[i];
 		dev = rc_next(w);
+		if (!*dev)
+			return rc_fail(a, w, "Invalid device name: empty");
 		if (strlen(dev) >= sizeof(m->dev))
 			return rc_fail(a, w, "Device name too long");
 		strcpy(m->dev, dev);

@@ -127,6 +127,13 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 a 7 b", 64),
 			 -EINVAL);
 	assert_int_equal(a->error_arg, 7);
+	/* an empty word can only arrive as its own argv entry */
+	{
+		char *words[] = { "fanraid", "raid0", "8", "0", "1", "", "0" };
+
+		assert_int_equal(rc_array_parse(a, 7, words, 64), -EINVAL);
+		assert_string_equal(a->error, "Invalid device name: empty");
+	}
 }
 
 /* TABLE form: canonical, defaults the user gave kept, and re-parseable. */
@@ -157,6 +164,63 @@ static void test_array_format_round_trips(void **state)
 	assert_int_equal(strlen(buf), 9);
 }
 
+/*
+ * Random sentences over the grammar's own vocabulary: the parser must
+ * answer 0 or -EINVAL with a message, never crash, and whatever it
+ * accepts must format to a line it accepts again.
+ */
+static void test_array_parse_survives_random_words(void **state)
+{
+	static const char *const vocab[] = {
+		"0", "1", "2", "4", "8", "16", "64", "65", "128", "4096",
+		"18446744073709551615", "18446744073709551616", "-1", "",
+		"fanraid", "raid0", "raid6", "flush_policy", "drop",
+		"passthrough", "8:16", "/dev/sda", "x",
+	};
+	const unsigned int nv = sizeof(vocab) / sizeof(vocab[0]);
+	struct rc_array *a = &rc_t_a;
+	char *argv[24], line[1024];
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	unsigned int iter, accepted = 0;
+	int argc, i, err;
+
+	(void)state;
+	for (iter = 0; iter < 200000; iter++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		argc = (int)(seed % 24);
+		for (i = 0; i < argc; i++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			argv[i] = (char *)vocab[seed % nv];
+		}
+		/* steer a share into the table's shape, words still random */
+		if (argc > 3 && !(iter & 1)) {
+			argv[0] = "fanraid";
+			argv[1] = iter & 2 ? "raid6" : "raid0";
+		}
+		if (!(iter & 3)) {
+			argc = 7;
+			argv[3] = "0";
+			argv[4] = "1";
+		}
+		err = rc_array_parse(a, argc, argv, 1 << 20);
+		if (err) {
+			assert_int_equal(err, -EINVAL);
+			assert_non_null(a->error);
+			continue;
+		}
+		accepted++;
+		assert_true(rc_array_format(a, line, sizeof(line)) <
+			    (int)sizeof(line));
+		assert_int_equal(rc_t_parse(a, line, 1 << 20), 0);
+	}
+	/* the vocabulary does reach valid tables */
+	assert_true(accepted > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
 		cmocka_unit_test(test_array_format_round_trips),
+		cmocka_unit_test(test_array_parse_survives_random_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
