@@ -202,8 +202,8 @@ ops_table() { # ID DIR
 		flat "$f" | awk -F= '
 			/^jobs\.[0-9]+\.jobname=/ { split($1, p, "."); name[p[2]] = $2; if (p[2] + 1 > nj) nj = p[2] + 1 }
 			/^jobs\.[0-9]+\.(read|write)\.(total_ios|bw_bytes)=/ || \
-			/^jobs\.[0-9]+\.(read|write)\.lat_ns\.(min|max|mean|stddev)=/ {
-				split($1, p, "."); k = p[2] SUBSEP p[3] SUBSEP (p[4] == "lat_ns" ? p[5] : p[4]); v[k] = $2
+			/^jobs\.[0-9]+\.(read|write)\.clat_ns\.(min|max|mean|stddev)=/ {
+				split($1, p, "."); k = p[2] SUBSEP p[3] SUBSEP (p[4] == "clat_ns" ? p[5] : p[4]); v[k] = $2
 			}
 			END {
 				printf "     %-11s %8s %10s %10s %10s %10s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "MiB/s"
@@ -256,7 +256,8 @@ amp_table() { # DIR LAYERS
 	echo "fanraid benchmark report: $dir"
 	[ -f "$dir/args" ] && echo "run: bench/run.sh $(cat "$dir/args")"
 	echo "Numbers from one run on a shared machine are noisy; compare layers side by side within a run."
-	for e in "$dir"/*/entry; do
+	# In the order the scenarios ran.
+	for e in $(ls -1tr "$dir"/*/entry 2>/dev/null); do
 		[ -f "$e" ] || continue
 		d=$(dirname "$e")
 		id=${d##*/}
