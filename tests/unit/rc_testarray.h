@@ -122,7 +122,14 @@ static inline void rc_t_arr_destroy(struct rc_t_arr *t)
 		if (t->path[i][0])
 			unlink(t->path[i]);
 	unlink(t->img);
-	rmdir(t->dir);
+	/* scratch output of a test that failed before cleaning up itself */
+	if (t->dir[0]) {
+		char out[sizeof(t->dir) + 8];
+
+		snprintf(out, sizeof(out), "%s/out", t->dir);
+		unlink(out);
+		rmdir(t->dir);
+	}
 	free(t->image);
 	t->image = NULL;
 }
