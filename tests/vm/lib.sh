@@ -29,8 +29,9 @@ on_exit() {
 _run_exit_hooks() {
 	local i
 	set +e
+	trap - ERR
 	for ((i = ${#_exit_hooks[@]} - 1; i >= 0; i--)); do
-		eval "${_exit_hooks[$i]}"
+		eval "${_exit_hooks[$i]}" || true
 	done
 }
 
@@ -206,4 +207,19 @@ harness_reset() {
 	nullb_destroy_all
 	rm -rf /tmp/*
 	return 0
+}
+
+# fanraid_counter DEV MEMBER FIELD: one per-member counter from the fanraid
+# INFO status. FIELD: reads writes read_sectors write_sectors flushes errors.
+# INFO is <level> <#devs> <health> <sync_ratio> <action>, then 6 counters
+# per member.
+fanraid_counter() {
+	local dev=$1 member=$2 field=$3 k
+	case $field in
+	reads) k=0 ;; writes) k=1 ;; read_sectors) k=2 ;; write_sectors) k=3 ;;
+	flushes) k=4 ;; errors) k=5 ;;
+	*) fail "fanraid_counter: unknown field $field" ;;
+	esac
+	dmsetup status "$dev" | awk -v i="$member" -v k="$k" '
+		$3 == "fanraid" { print $(9 + 6 * i + k); exit }'
 }
