@@ -154,7 +154,7 @@ int fr_cmd_create(const struct fr_opts *o)
 	struct fr_table t;
 	struct fr_plan plan;
 	struct fr_sb sb;
-	int ret, rc = FR_EXIT_FAIL;
+	int ret, refused = 0, rc = FR_EXIT_FAIL;
 
 	ret = check_args(o, name, n);
 	if (ret)
@@ -179,10 +179,12 @@ int fr_cmd_create(const struct fr_opts *o)
 	for (i = 0; i < n; i++)
 		fr_member_init(&m[i], o->argv[1 + i]);
 
-	/* Phase 1: every check on every member, nothing written. */
+	/* Phase 1: every check on every member, nothing written; report all refusals. */
 	for (i = 0; i < n; i++)
 		if (check_member(o, &m[i], m, i, &wipe[i]))
-			goto out;
+			refused++;
+	if (refused)
+		goto out;
 	if (fr_plan_create(m, n, o->level, o->chunk, o->data_offset, &plan,
 			   err, sizeof(err))) {
 		fr_err("%s", err);
