@@ -21,6 +21,7 @@ int rc_cmd_verify(struct rc_opts *o)
 {
 	struct rc_array a;
 	u64 count, bad = 0;
+	unsigned int i;
 	int ret = rc_cli_array(o, &a), err;
 
 	if (ret)
@@ -38,6 +39,10 @@ int rc_cmd_verify(struct rc_opts *o)
 	count = o->nrows ? o->nrows : a.geom.rows - o->first_row;
 	if (count > a.geom.rows - o->first_row)
 		count = a.geom.rows - o->first_row;
+	for (i = 0; i < a.nmembers; i++)
+		if (a.members[i].rebuilding)
+			fprintf(stderr, "%s: member %u is being rebuilt: rows it has not reached yet will mismatch\n",
+				a.members[i].dev, i);
 	ret = rc_cli_open(&a, false);
 	if (ret)
 		return ret;

@@ -118,8 +118,10 @@ enum rc_flush_policy {
 struct rc_member {
 	char dev[RC_PATH_MAX];	/* as written in the table: path or MAJ:MIN */
 	u64 offset;		/* data area start on the member, sectors */
-	int fd;			/* -1 until rc_array_open() */
+	int fd;			/* -1 until rc_array_open(), and if missing */
 	bool direct;		/* fd has O_DIRECT: buffers must be aligned */
+	bool missing;		/* "- -" in the table: a lost raid6 member */
+	bool rebuilding;	/* named by a rebuild feature: not valid yet */
 };
 
 /**
@@ -133,6 +135,10 @@ struct rc_array {
 	u64 len;			/* target length in sectors */
 	enum rc_flush_policy flush;
 	bool flush_given;		/* the table named flush_policy */
+	u32 max_sync_rate;		/* KiB/s per member, 0 unlimited */
+	bool max_sync_rate_given;
+	bool resync;			/* parity may not match the data yet */
+	u64 rebuild;			/* bit i: "rebuild i" was given */
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
@@ -148,6 +154,11 @@ struct rc_array {
  *
  *	[<start> <len>] fanraid <level> <chunk_sectors> <#feature_args>
  *		[<feature> [<value>]]* <#devs> <dev> <offset> [<dev> <offset>]...
+ *
+ * Features (all optional, the count counts words): flush_policy
+ * passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx> (raid6, up to
+ * twice), resync (raid6). "- -" as a pair is a missing raid6 member; at most
+ * two members may be missing or rebuilding. Messages match the target's.
  *
  * @param a     Filled on success; a->error names the problem on failure.
  * @param len   Target length in sectors when the words carry none; 0
@@ -173,6 +184,7 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size);
 /**
  * @brief Open every member and check that it holds offset + data area.
  *
+ * Missing members are skipped.
  * "MAJ:MIN" names are resolved through /sys/dev/block/MAJ:MIN/uevent to
  * /dev/<DEVNAME>. Block devices are opened O_DIRECT so reads bypass the
  * page cache; regular files are not.
@@ -221,9 +233,12 @@ typedef int (*rc_mismatch_fn)(const struct rc_mismatch *m, void *ctx);
  *
  * @param fn  Told about each mismatching parity block, may be NULL.
  * @param bad Set to the number of mismatching parity blocks found.
+ * Members being rebuilt are read as they are, so rows they have not
+ * reached yet will mismatch.
+ *
  * @return 0 when the scan finished (whatever it found), -EINVAL for a
- *         RAID0 array or rows past the end, -errno on I/O error, or
- *         @p fn's non-zero return.
+ *         RAID0 array, a missing member or rows past the end, -errno on
+ *         I/O error, or @p fn's non-zero return.
  */
 int rc_array_verify(struct rc_array *a, u64 first, u64 count,
 		    rc_mismatch_fn fn, void *ctx, u64 *bad);
@@ -233,11 +248,13 @@ int rc_array_verify(struct rc_array *a, u64 first, u64 count,
 
 /**
  * @brief Copy logical sectors [@p logical, + @p nsectors) of an open
- * array into @p fd, mapping each chunk with fr_geom_map(). With
- * @p failed >= 0 (RAID6 only) that member is not read: its chunks are
- * rebuilt with rc_recover() from the rest of the row.
+ * array into @p fd, mapping each chunk with fr_geom_map(). Missing and
+ * rebuilding members, and member @p failed if >= 0, are not read: their
+ * chunks are rebuilt with rc_recover() from the rest of the row (RAID6,
+ * at most two such members).
  *
- * @return 0, -EINVAL for a range past the target length, or -errno.
+ * @return 0, -EINVAL for a range past the target length or too many lost
+ *         members, or -errno.
  */
 int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 		  int failed);
@@ -245,8 +262,8 @@ int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 /**
  * @brief Lay out a logical image read from @p fd onto the members of an
  * open, writable array, computing P and Q for RAID6. The whole member
- * data area is written; bytes past the end of @p fd (or past the target
- * length) are zero.
+ * data area of every present member is written; bytes past the end of
+ * @p fd (or past the target length) are zero. @p fd must be seekable.
  *
  * @return 0 or -errno.
  */
@@ -254,7 +271,8 @@ int rc_array_build(struct rc_array *a, int fd);
 
 /**
  * @brief Rewrite member @p dev of an open, writable RAID6 array from the
- * other members, row by row.
+ * other members, row by row. Other missing or rebuilding members count as
+ * lost too; with @p dev at most two.
  *
  * @return 0 or -errno.
  */

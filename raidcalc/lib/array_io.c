@@ -114,6 +114,8 @@ int rc_array_open(struct rc_array *a, bool writable)
 	for (i = 0; i < a->nmembers; i++)
 		a->members[i].fd = -1;
 	for (i = 0; i < a->nmembers; i++) {
+		if (a->members[i].missing)
+			continue;
 		err = rc_member_open(a, i, writable);
 		if (err) {
 			a->error_dev = (int)i;

@@ -38,6 +38,14 @@ static int rc_fail_line(struct rc_array *a, const char *msg)
 	return -EINVAL;
 }
 
+/* Propagates a parse failure; every step below either succeeds or says why. */
+#define RC_TRY(expr)			\
+	do {					\
+		int rc_err_ = (expr);		\
+		if (rc_err_)			\
+			return rc_err_;		\
+	} while (0)
+
 static const char *rc_next(struct rc_words *w)
 {
 	return w->pos < w->argc ? w->argv[w->pos++] : NULL;
@@ -92,64 +100,154 @@ static int rc_parse_chunk(struct rc_array *a, struct rc_words *w, u32 *chunk)
 	return err ? rc_fail(a, w, fr_geom_strerror(err)) : 0;
 }
 
-/* The feature group; its count counts words, values included. */
+static int rc_parse_flush_policy(struct rc_array *a, struct rc_words *w,
+				 const char *val)
+{
+	if (a->flush_given)
+		return rc_fail(a, w, "Feature flush_policy duplicated");
+	if (!strcmp(val, "passthrough"))
+		a->flush = RC_FLUSH_PASSTHROUGH;
+	else if (!strcmp(val, "drop"))
+		a->flush = RC_FLUSH_DROP;
+	else
+		return rc_fail(a, w, "Invalid flush_policy: must be passthrough or drop");
+	a->flush_given = true;
+	return 0;
+}
+
+static int rc_parse_max_sync_rate(struct rc_array *a, struct rc_words *w,
+				  const char *val)
+{
+	if (a->max_sync_rate_given)
+		return rc_fail(a, w, "Feature max_sync_rate duplicated");
+	if (!rc_parse_u32(val, &a->max_sync_rate))
+		return rc_fail(a, w, "Invalid max_sync_rate: not a number of KiB/s");
+	a->max_sync_rate_given = true;
+	return 0;
+}
+
+static int rc_parse_rebuild(struct rc_array *a, struct rc_words *w,
+			    const char *val)
+{
+	u32 idx;
+
+	if (!rc_parse_u32(val, &idx) || idx >= FR_MAX_DEVS)
+		return rc_fail(a, w, "Invalid rebuild index");
+	if (a->rebuild & (1ull << idx))
+		return rc_fail(a, w, "Feature rebuild duplicated for one member");
+	a->rebuild |= 1ull << idx;
+	return 0;
+}
+
+/*
+ * The feature group, as the target reads it; its count counts words:
+ * flush_policy passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx>
+ * (up to twice), resync.
+ */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
 	const char *name, *val;
 	u32 nwords;
 	int end;
 
-	if (!rc_parse_u32(rc_next(w), &nwords) ||
-	    nwords > (u32)(w->argc - w->pos))
-		return rc_fail(a, w, "Invalid feature argument count");
+	if (!rc_parse_u32(rc_next(w), &nwords) || nwords > 9)
+		return rc_fail(a, w, "Invalid number of feature arguments");
+	if (nwords > (u32)(w->argc - w->pos))
+		return rc_fail(a, w, "Insufficient arguments");
 	end = w->pos + (int)nwords;
 	while (w->pos < end) {
 		name = rc_next(w);
-		if (strcmp(name, "flush_policy"))
-			return rc_fail(a, w, "Unknown feature");
-		if (a->flush_given)
-			return rc_fail(a, w, "Feature flush_policy duplicated");
+		if (!strcmp(name, "resync")) {
+			if (a->resync)
+				return rc_fail(a, w, "Feature resync duplicated");
+			a->resync = true;
+			continue;
+		}
+		if (strcmp(name, "flush_policy") &&
+		    strcmp(name, "max_sync_rate") && strcmp(name, "rebuild"))
+			return rc_fail(a, w, "Unrecognised feature argument");
 		if (w->pos >= end)
-			return rc_fail(a, w, "Feature flush_policy needs a value");
+			return rc_fail(a, w, "Feature argument requires a value");
 		val = rc_next(w);
-		if (!strcmp(val, "passthrough"))
-			a->flush = RC_FLUSH_PASSTHROUGH;
-		else if (!strcmp(val, "drop"))
-			a->flush = RC_FLUSH_DROP;
+		if (!strcmp(name, "flush_policy"))
+			RC_TRY(rc_parse_flush_policy(a, w, val));
+		else if (!strcmp(name, "max_sync_rate"))
+			RC_TRY(rc_parse_max_sync_rate(a, w, val));
 		else
-			return rc_fail(a, w, "Invalid flush_policy: must be passthrough or drop");
-		a->flush_given = true;
+			RC_TRY(rc_parse_rebuild(a, w, val));
 	}
+	return 0;
+}
+
+/* "- -" is a missing raid6 member, as in dm-raid. */
+static int rc_parse_dev(struct rc_array *a, struct rc_words *w, u32 level,
+			struct rc_member *m)
+{
+	const char *dev = rc_next(w), *off = rc_next(w);
+
+	m->fd = -1;
+	if (!strcmp(dev, "-")) {
+		if (strcmp(off, "-"))
+			return rc_fail(a, w, "Missing member needs - as its offset");
+		if (level != FR_LEVEL_RAID6)
+			return rc_fail(a, w, "Missing member (-) requires raid6");
+		strcpy(m->dev, "-");
+		m->missing = true;
+		return 0;
+	}
+	if (!*dev)
+		return rc_fail(a, w, "Invalid device name: empty");
+	if (strlen(dev) >= sizeof(m->dev))
+		return rc_fail(a, w, "Device name too long");
+	strcpy(m->dev, dev);
+	if (!rc_parse_u64(off, &m->offset))
+		return rc_fail(a, w, "Invalid device offset: not a number or out of range");
 	return 0;
 }
 
 static int rc_parse_devs(struct rc_array *a, struct rc_words *w, u32 level)
 {
 	enum fr_geom_err err;
-	struct rc_member *m;
-	const char *dev;
 	u32 n, i;
 
+	if (w->pos >= w->argc)
+		return rc_fail(a, w, "Missing device count");
 	if (!rc_parse_u32(rc_next(w), &n))
-		return rc_fail(a, w, "Invalid device count");
+		return rc_fail(a, w, "Invalid device count: not a number");
 	err = fr_geom_check_devs(level, n);
 	if (err)
 		return rc_fail(a, w, fr_geom_strerror(err));
 	if ((u64)(w->argc - w->pos) < 2ull * n)
-		return rc_fail(a, w, "Not enough arguments for the devices");
-	for (i = 0; i < n; i++) {
-		m = &a->members[i];
-		dev = rc_next(w);
-		if (!*dev)
-			return rc_fail(a, w, "Invalid device name: empty");
-		if (strlen(dev) >= sizeof(m->dev))
-			return rc_fail(a, w, "Device name too long");
-		strcpy(m->dev, dev);
-		if (!rc_parse_u64(rc_next(w), &m->offset))
-			return rc_fail(a, w, "Invalid device offset");
-		m->fd = -1;
-	}
+		return rc_fail(a, w, "Device count larger than the <dev> <offset> pairs given");
+	if ((u64)(w->argc - w->pos) > 2ull * n)
+		return rc_fail(a, w, "Trailing arguments after the device list");
+	for (i = 0; i < n; i++)
+		RC_TRY(rc_parse_dev(a, w, level, &a->members[i]));
 	a->nmembers = n;
+	return 0;
+}
+
+/* What the target checks once level and members are known. */
+static int rc_check_features(struct rc_array *a, struct rc_words *w,
+			     u32 level)
+{
+	unsigned int i, lost = 0;
+
+	if (level != FR_LEVEL_RAID6) {
+		if (a->resync || a->max_sync_rate_given || a->rebuild)
+			return rc_fail(a, w, "Features rebuild, resync and max_sync_rate require raid6");
+		return 0;
+	}
+	if (a->nmembers < FR_MAX_DEVS && a->rebuild >> a->nmembers)
+		return rc_fail(a, w, "Invalid rebuild index: no such member");
+	for (i = 0; i < a->nmembers; i++) {
+		a->members[i].rebuilding = a->rebuild & (1ull << i);
+		if (a->members[i].rebuilding && a->members[i].missing)
+			return rc_fail(a, w, "Cannot rebuild a missing member");
+		lost += a->members[i].rebuilding || a->members[i].missing;
+	}
+	if (lost > FR_PARITY_DEVS_RAID6)
+		return rc_fail(a, w, "Too many members missing or rebuilding for raid6 (max 2)");
 	return 0;
 }
 
@@ -192,10 +290,10 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 		err = rc_parse_features(a, &w);
 	if (!err)
 		err = rc_parse_devs(a, &w, level);
+	if (!err)
+		err = rc_check_features(a, &w, level);
 	if (err)
 		return err;
-	if (w.pos != argc)
-		return rc_fail(a, &w, "Too many arguments");
 	if (len && tlen && len != tlen)
 		return rc_fail_line(a, "Target length given twice, and they differ");
 	a->len = len ? len : tlen;
@@ -206,6 +304,13 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	if (gerr)
 		return rc_fail_line(a, fr_geom_strerror(gerr));
 	return 0;
+}
+
+/* Words the feature group takes: a name and its value count as two. */
+static unsigned int rc_feature_words(const struct rc_array *a)
+{
+	return 2 * a->flush_given + 2 * a->max_sync_rate_given +
+	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync;
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -228,16 +333,26 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 		used += (size_t)n;					\
 	} while (0)
 
-	RC_EMIT("fanraid %s %u", a->geom.level == FR_LEVEL_RAID6 ?
-		"raid6" : "raid0", a->geom.chunk_sectors);
+	RC_EMIT("fanraid %s %u %u", a->geom.level == FR_LEVEL_RAID6 ?
+		"raid6" : "raid0", a->geom.chunk_sectors, rc_feature_words(a));
+	/* the target's canonical order */
 	if (a->flush_given)
-		RC_EMIT(" 2 flush_policy %s", flush[a->flush]);
-	else
-		RC_EMIT(" 0");
+		RC_EMIT(" flush_policy %s", flush[a->flush]);
+	if (a->max_sync_rate_given)
+		RC_EMIT(" max_sync_rate %u", a->max_sync_rate);
+	for (i = 0; i < FR_MAX_DEVS; i++)
+		if (a->rebuild & (1ull << i))
+			RC_EMIT(" rebuild %u", i);
+	if (a->resync)
+		RC_EMIT(" resync");
 	RC_EMIT(" %u", a->nmembers);
-	for (i = 0; i < a->nmembers; i++)
-		RC_EMIT(" %s %llu", a->members[i].dev,
-			(unsigned long long)a->members[i].offset);
+	for (i = 0; i < a->nmembers; i++) {
+		if (a->members[i].missing)
+			RC_EMIT(" - -");
+		else
+			RC_EMIT(" %s %llu", a->members[i].dev,
+				(unsigned long long)a->members[i].offset);
+	}
 #undef RC_EMIT
 	return used > INT32_MAX ? -EINVAL : (int)used;
 }

@@ -47,14 +47,13 @@ static int rc_pread_or_zero(int fd, u8 *buf, size_t bytes, u64 pos)
 	return 0;
 }
 
-/* One slice of the member holding @loc's chunk, rebuilt if it is @failed. */
+/* One slice of the member holding @loc's chunk, rebuilt if it is @lost. */
 static int rc_read_slice(struct rc_slice *s, const struct fr_loc *loc,
-			 u64 soff, int failed)
+			 u64 soff, u64 lost)
 {
-	unsigned int lost;
 	int err;
 
-	if ((int)loc->dev != failed) {
+	if (!(lost & (1ull << loc->dev))) {
 		err = rc_array_pread(s->a, loc->dev, s->buf[loc->dev],
 				     s->bytes,
 				     rc_slice_pos(s, loc->row, soff));
@@ -65,11 +64,10 @@ static int rc_read_slice(struct rc_slice *s, const struct fr_loc *loc,
 		return err;
 	}
 	rc_slice_order(s, loc->row);
-	err = rc_slice_read(s, loc->row, soff, failed);
+	err = rc_slice_read(s, loc->row, soff, lost);
 	if (err)
 		return err;
-	lost = s->idx[failed];
-	return rc_recover(s->a->geom.ndevs, s->bytes, s->ptrs, 1, &lost);
+	return rc_slice_recover(s, lost);
 }
 
 int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
@@ -77,6 +75,7 @@ int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 {
 	const struct fr_geom *g = &a->geom;
 	u64 l = logical, end = logical + nsectors, obyte, soff, take;
+	u64 lost = rc_slice_lost(a);
 	struct rc_slice s;
 	struct fr_loc loc;
 	int err;
@@ -90,6 +89,12 @@ int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 		a->error = "Only a raid6 member can be read around";
 		return -EINVAL;
 	}
+	if (failed >= 0)
+		lost |= 1ull << failed;
+	if (__builtin_popcountll(lost) > FR_PARITY_DEVS_RAID6) {
+		a->error = "More than two members lost: nothing to read from";
+		return -EINVAL;
+	}
 	err = rc_slice_init(&s, a);
 	if (err)
 		return err;
@@ -97,7 +102,7 @@ int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 		fr_geom_map(g, l, &loc);
 		obyte = (u64)(l & (g->chunk_sectors - 1)) << FR_SECTOR_SHIFT;
 		soff = obyte & ~(u64)(s.bytes - 1);
-		err = rc_read_slice(&s, &loc, soff, failed);
+		err = rc_read_slice(&s, &loc, soff, lost);
 		if (err)
 			break;
 		take = s.bytes - (obyte - soff);
@@ -148,6 +153,8 @@ static int rc_build_slice(struct rc_slice *s, int fd, u64 row, u64 off)
 	if (!err && g->level == FR_LEVEL_RAID6)
 		err = rc_pq_gen(g->ndevs, s->bytes, s->ptrs);
 	for (dev = 0; dev < g->ndevs && !err; dev++) {
+		if (s->a->members[dev].missing)
+			continue;
 		err = rc_array_pwrite(s->a, dev, s->buf[dev], s->bytes,
 				      rc_slice_pos(s, row, off));
 		if (err) {

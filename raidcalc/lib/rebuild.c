@@ -24,8 +24,7 @@ int rc_array_rebuild(struct rc_array *a, unsigned int dev)
 {
 	const struct fr_geom *g = &a->geom;
 	struct rc_slice s;
-	unsigned int lost;
-	u64 row, off;
+	u64 row, off, lost;
 	int err;
 
 	if (g->level != FR_LEVEL_RAID6) {
@@ -36,17 +35,24 @@ int rc_array_rebuild(struct rc_array *a, unsigned int dev)
 		a->error = "No such member";
 		return -EINVAL;
 	}
+	if (a->members[dev].missing) {
+		a->error = "Cannot rebuild a missing member";
+		return -EINVAL;
+	}
+	lost = rc_slice_lost(a) | 1ull << dev;
+	if (__builtin_popcountll(lost) > FR_PARITY_DEVS_RAID6) {
+		a->error = "More than two members lost: nothing to rebuild from";
+		return -EINVAL;
+	}
 	err = rc_slice_init(&s, a);
 	if (err)
 		return err;
 	for (row = 0; row < g->rows && !err; row++) {
 		rc_slice_order(&s, row);
-		lost = s.idx[dev];
 		for (off = 0; off < s.chunk_bytes && !err; off += s.bytes) {
-			err = rc_slice_read(&s, row, off, (int)dev);
+			err = rc_slice_read(&s, row, off, lost);
 			if (!err)
-				err = rc_recover(g->ndevs, s.bytes, s.ptrs, 1,
-						 &lost);
+				err = rc_slice_recover(&s, lost);
 			if (!err)
 				err = rc_rebuild_write(&s, dev, row, off);
 		}

@@ -50,13 +50,13 @@ void rc_slice_order(struct rc_slice *s, u64 row)
 	s->idx[dev] = g->data_devs + 1;
 }
 
-int rc_slice_read(struct rc_slice *s, u64 row, u64 off, int skip)
+int rc_slice_read(struct rc_slice *s, u64 row, u64 off, u64 skip)
 {
 	unsigned int dev;
 	int err;
 
 	for (dev = 0; dev < s->a->nmembers; dev++) {
-		if ((int)dev == skip)
+		if (skip & (1ull << dev))
 			continue;
 		err = rc_array_pread(s->a, dev, s->buf[dev], s->bytes,
 				     rc_slice_pos(s, row, off));
@@ -67,4 +67,20 @@ int rc_slice_read(struct rc_slice *s, u64 row, u64 off, int skip)
 		}
 	}
 	return 0;
+}
+
+int rc_slice_recover(struct rc_slice *s, u64 lost)
+{
+	unsigned int failed[FR_PARITY_DEVS_RAID6], n = 0, dev;
+
+	for (dev = 0; dev < s->a->nmembers; dev++) {
+		if (!(lost & (1ull << dev)))
+			continue;
+		if (n == FR_PARITY_DEVS_RAID6)
+			return -EINVAL;
+		failed[n++] = s->idx[dev];
+	}
+	if (!n)
+		return 0;
+	return rc_recover(s->a->geom.ndevs, s->bytes, s->ptrs, n, failed);
 }

@@ -34,7 +34,25 @@ static inline u64 rc_slice_pos(const struct rc_slice *s, u64 row, u64 off)
 	return row * s->chunk_bytes + off;
 }
 
-/* Reads one slice of @row from every member except @skip (-1: none). */
-int rc_slice_read(struct rc_slice *s, u64 row, u64 off, int skip);
+/* Reads one slice of @row from every member not in the @skip bitmask. */
+int rc_slice_read(struct rc_slice *s, u64 row, u64 off, u64 skip);
+
+/* Members whose contents cannot be read as valid: missing or rebuilding. */
+static inline u64 rc_slice_lost(const struct rc_array *a)
+{
+	u64 lost = 0;
+	unsigned int i;
+
+	for (i = 0; i < a->nmembers; i++)
+		if (a->members[i].missing || a->members[i].rebuilding)
+			lost |= 1ull << i;
+	return lost;
+}
+
+/*
+ * Rebuilds the slice blocks of every member in @lost (at most two) from
+ * the others, which rc_slice_read() must have read for the same row.
+ */
+int rc_slice_recover(struct rc_slice *s, u64 lost);
 
 #endif /* RC_SLICE_H */

@@ -75,6 +75,10 @@ int rc_array_verify(struct rc_array *a, u64 first, u64 count,
 		a->error = "Only raid6 has parity to verify";
 		return -EINVAL;
 	}
+	if (rc_slice_lost(a) & ~a->rebuild) {
+		a->error = "Cannot verify parity with a missing member";
+		return -EINVAL;
+	}
 	if (first > a->geom.rows || count > a->geom.rows - first) {
 		a->error = "Rows past the end of the array";
 		return -EINVAL;
@@ -86,7 +90,7 @@ int rc_array_verify(struct rc_array *a, u64 first, u64 count,
 		rc_slice_order(&s, row);
 		reported = 0;
 		for (off = 0; off < s.chunk_bytes && !err; off += s.bytes) {
-			err = rc_slice_read(&s, row, off, -1);
+			err = rc_slice_read(&s, row, off, 0);
 			if (!err)
 				err = rc_verify_slice(&s, row, off, &reported,
 						      fn, ctx, bad);

@@ -50,6 +50,15 @@ head -c $(($(stat -c %s keep))) /dev/zero >"m$pdev"
 expect 0 "rebuild member $pdev" "$rc" rebuild -m "$pdev" $t6
 expect 0 "verify after rebuild" "$rc" verify $t6
 
+# the same array with member 2 written "- -", as dm-raid and the target do
+t6m="0 $len fanraid raid6 16 0 6 m0 8 m1 8 - - m3 8 m4 8 m5 8"
+"$rc" read "$t6m" | cmp -s - img && ok "read with a missing member" || bad "read with a missing member"
+"$rc" read -m 5 "$t6m" | cmp -s - img && ok "read with two members lost" || bad "read with two members lost"
+expect 1 "verify refuses a missing member" "$rc" verify "$t6m"
+t6r="0 $len fanraid raid6 16 2 rebuild 4 6 m0 8 m1 8 m2 8 m3 8 m4 8 m5 8"
+expect 0 "verify warns about a member being rebuilt" "$rc" verify "$t6r"
+grep -q "^m4: member 4 is being rebuilt" err && ok "rebuild warning names the member" || bad "rebuild warning: $(cat err)"
+
 expect 0 "build raid0" "$rc" build -L 500 -i img $t0
 "$rc" read -L 500 $t0 | cmp -s - <(head -c $((500 * 512)) img) && ok "raid0 read" || bad "raid0 read"
 expect 2 "verify refuses raid0" "$rc" verify -L 500 $t0

@@ -88,6 +88,34 @@ static inline int rc_t_arr_built(struct rc_t_arr *t, uint64_t seed)
 	return err;
 }
 
+/*
+ * The same table with member @k written as "- -" (and, if @rebuild >= 0,
+ * a "rebuild <rebuild>" feature), reopened read-write.
+ */
+static inline int rc_t_arr_lose(struct rc_t_arr *t, unsigned int k,
+				int rebuild)
+{
+	char *argv[8 + 2 * FR_MAX_DEVS + 2], idx[16];
+	u64 len = t->a.len;
+	int i, argc = 0;
+
+	rc_array_close(&t->a);
+	for (i = 0; i < t->argc; i++) {
+		if (i == 3 && rebuild >= 0) {
+			snprintf(idx, sizeof(idx), "%d", rebuild);
+			argv[argc++] = "2";
+			argv[argc++] = "rebuild";
+			argv[argc++] = idx;
+			continue;
+		}
+		argv[argc++] = (i == 5 + 2 * (int)k || i == 6 + 2 * (int)k) ?
+			       "-" : t->argv[i];
+	}
+	if (rc_array_parse(&t->a, argc, argv, len))
+		return -1;
+	return rc_array_open(&t->a, true);
+}
+
 /* Reads @bytes at byte @pos of member file @i, offset included. */
 static inline int rc_t_member_pread(struct rc_t_arr *t, unsigned int i,
 				    void *buf, size_t bytes, u64 pos)

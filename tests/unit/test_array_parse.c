@@ -100,16 +100,31 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 -8 0 1 a 0", "Invalid chunk size: not a number" },
 		{ "fanraid raid0 12 0 1 a 0", "Invalid chunk size: not a power of two" },
 		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
-		{ "fanraid raid0 8 9 1 a 0", "Invalid feature argument count" },
-		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature flush_policy needs a value" },
+		{ "fanraid raid0 8 10 1 a 0", "Invalid number of feature arguments" },
+		{ "fanraid raid0 8 9 1 a 0", "Insufficient arguments" },
+		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature argument requires a value" },
 		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough or drop" },
-		{ "fanraid raid0 8 2 readahead 1 1 a 0", "Unknown feature" },
+		{ "fanraid raid0 8 2 readahead 1 1 a 0", "Unrecognised feature argument" },
 		{ "fanraid raid0 8 4 flush_policy drop flush_policy drop 1 a 0", "Feature flush_policy duplicated" },
+		{ "fanraid raid6 8 2 max_sync_rate 1k 4 a 0 b 0 c 0 d 0", "Invalid max_sync_rate: not a number of KiB/s" },
+		{ "fanraid raid6 8 4 max_sync_rate 1 max_sync_rate 2 4 a 0 b 0 c 0 d 0", "Feature max_sync_rate duplicated" },
+		{ "fanraid raid6 8 2 resync resync 4 a 0 b 0 c 0 d 0", "Feature resync duplicated" },
+		{ "fanraid raid6 8 2 rebuild 64 4 a 0 b 0 c 0 d 0", "Invalid rebuild index" },
+		{ "fanraid raid6 8 4 rebuild 1 rebuild 1 4 a 0 b 0 c 0 d 0", "Feature rebuild duplicated for one member" },
+		{ "fanraid raid6 8 2 rebuild 4 4 a 0 b 0 c 0 d 0", "Invalid rebuild index: no such member" },
+		{ "fanraid raid6 8 2 rebuild 1 4 a 0 - - c 0 d 0", "Cannot rebuild a missing member" },
+		{ "fanraid raid6 8 2 rebuild 0 4 a 0 - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
+		{ "fanraid raid6 8 0 4 - - - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync and max_sync_rate require raid6" },
+		{ "fanraid raid6 8 0 4 a 0 - 0 c 0 d 0", "Missing member needs - as its offset" },
+		{ "fanraid raid0 8 0 2 a 0 - -", "Missing member (-) requires raid6" },
 		{ "fanraid raid6 8 0 3 a 0 b 0 c 0", "Too few devices for the RAID level (raid0 needs 1, raid6 needs 4)" },
 		{ "fanraid raid0 8 0 65 a 0", "Too many devices (max 64)" },
-		{ "fanraid raid0 8 0 2 a 0 b", "Not enough arguments for the devices" },
-		{ "fanraid raid0 8 0 1 a 0x10", "Invalid device offset" },
-		{ "fanraid raid0 8 0 1 a 0 b", "Too many arguments" },
+		{ "fanraid raid0 8 0", "Missing device count" },
+		{ "fanraid raid0 8 0 x a 0", "Invalid device count: not a number" },
+		{ "fanraid raid0 8 0 2 a 0 b", "Device count larger than the <dev> <offset> pairs given" },
+		{ "fanraid raid0 8 0 1 a 0x10", "Invalid device offset: not a number or out of range" },
+		{ "fanraid raid0 8 0 1 a 0 b", "Trailing arguments after the device list" },
 		{ "linear raid0 8 0 1 a 0", "Expected target name fanraid" },
 		{ "0 0 fanraid raid0 8 0 1 a 0", "Invalid target length" },
 		{ "1x 8 fanraid raid0 8 0 1 a 0", "Invalid start sector" },
@@ -126,7 +141,10 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 	}
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 1 a 7 b", 64),
 			 -EINVAL);
-	assert_int_equal(a->error_arg, 7);
+	assert_int_equal(a->error_arg, 5);	/* the device count */
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 2 a 7 b x", 64),
+			 -EINVAL);
+	assert_int_equal(a->error_arg, 9);	/* b's offset */
 	/* an empty word can only arrive as its own argv entry */
 	{
 		char *words[] = { "fanraid", "raid0", "8", "0", "1", "", "0" };
@@ -143,6 +161,8 @@ static void test_array_format_round_trips(void **state)
 		"fanraid raid6 128 0 4 8:16 0 8:32 0 8:48 0 8:64 2048",
 		"fanraid raid0 8 2 flush_policy passthrough 1 /dev/a 0",
 		"fanraid raid6 32768 2 flush_policy drop 5 a 1 b 2 c 3 d 4 e 5",
+		"fanraid raid6 128 9 flush_policy drop max_sync_rate 1000 rebuild 1 rebuild 3 resync 6 a 0 b 0 c 0 d 0 e 0 f 0",
+		"fanraid raid6 64 2 rebuild 0 5 a 0 - - c 0 d 0 e 0",
 	};
 	struct rc_array *a = &rc_t_a;
 	char buf[512], again[512];
@@ -160,6 +180,7 @@ static void test_array_format_round_trips(void **state)
 		assert_string_equal(again, buf);
 	}
 	/* a short buffer still learns the full length, and stays a string */
+	assert_int_equal(rc_t_parse(a, lines[2], 1 << 20), 0);
 	assert_int_equal(rc_array_format(a, buf, 10), strlen(lines[2]));
 	assert_int_equal(strlen(buf), 9);
 }
@@ -175,7 +196,8 @@ static void test_array_parse_survives_random_words(void **state)
 		"0", "1", "2", "4", "8", "16", "64", "65", "128", "4096",
 		"18446744073709551615", "18446744073709551616", "-1", "",
 		"fanraid", "raid0", "raid6", "flush_policy", "drop",
-		"passthrough", "8:16", "/dev/sda", "x",
+		"passthrough", "8:16", "/dev/sda", "x", "-", "resync",
+		"rebuild", "max_sync_rate", "9", "3",
 	};
 	const unsigned int nv = sizeof(vocab) / sizeof(vocab[0]);
 	struct rc_array *a = &rc_t_a;
@@ -221,6 +243,31 @@ static void test_array_parse_survives_random_words(void **state)
 	assert_true(accepted > 0);
 }
 
+/* Features come out in the target's order, whatever order they went in. */
+static void test_array_format_orders_features_canonically(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 8 7 resync rebuild 3 "
+				    "max_sync_rate 0 rebuild 1 5 a 0 b 0 c 0 "
+				    "d 0 e 0", 1 << 20), 0);
+	assert_true(a->resync);
+	assert_true(a->max_sync_rate_given);
+	assert_true(a->members[1].rebuilding);
+	assert_true(a->members[3].rebuilding);
+	assert_false(a->members[2].rebuilding);
+	rc_array_format(a, buf, sizeof(buf));
+	assert_string_equal(buf, "fanraid raid6 8 7 max_sync_rate 0 rebuild 1 "
+			    "rebuild 3 resync 5 a 0 b 0 c 0 d 0 e 0");
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 8 0 4 a 0 - - c 0 d 0",
+				    64), 0);
+	assert_true(a->members[1].missing);
+	assert_int_equal(a->members[1].fd, -1);
+	assert_false(a->members[2].missing);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
 		cmocka_unit_test(test_array_format_round_trips),
+		cmocka_unit_test(test_array_format_orders_features_canonically),
 		cmocka_unit_test(test_array_parse_survives_random_words),
 	};
 

@@ -143,6 +143,28 @@ static void test_copy_read_rebuilds_a_lost_member(void **state)
 	free(buf);
 }
 
+/* A "- -" member is read around; -m on top of it makes two lost. */
+static void test_copy_read_survives_missing_members(void **state)
+{
+	(void)state;
+	assert_int_equal(rc_t_arr_make(&rc_t, "raid6", 32, 5, 32 * 3 * 6 + 1,
+				       8), 0);
+	assert_int_equal(rc_t_arr_built(&rc_t, 31), 0);
+	assert_int_equal(rc_t_arr_lose(&rc_t, 2, -1), 0);
+	assert_true(rc_t.a.members[2].missing);
+	assert_int_equal(rc_t.a.members[2].fd, -1);
+	rc_t_read_and_compare(0, rc_t.a.len, -1);
+	rc_t_read_and_compare(0, rc_t.a.len, 4);
+	rc_t_read_and_compare(45, 300, 0);
+	/* three lost is one too many */
+	assert_int_equal(rc_t_arr_lose(&rc_t, 2, 1), 0);
+	assert_true(rc_t.a.members[1].rebuilding);
+	rc_t_read_and_compare(0, rc_t.a.len, -1);
+	assert_int_equal(rc_array_read(&rc_t.a, 0, 8, -1, 0), -EINVAL);
+	assert_string_equal(rc_t.a.error,
+			    "More than two members lost: nothing to read from");
+}
+
 static void test_copy_read_rejects_bad_ranges(void **state)
 {
 	(void)state;
@@ -162,6 +184,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_copy_build_places_chunks_like_md, rc_t_teardown),
 		cmocka_unit_test_teardown(test_copy_read_returns_the_image, rc_t_teardown),
 		cmocka_unit_test_teardown(test_copy_read_rebuilds_a_lost_member, rc_t_teardown),
+		cmocka_unit_test_teardown(test_copy_read_survives_missing_members, rc_t_teardown),
 		cmocka_unit_test_teardown(test_copy_read_rejects_bad_ranges, rc_t_teardown),
 	};
 

@@ -58,6 +58,39 @@ static void test_rebuild_restores_any_member(void **state)
 	free(junk);
 }
 
+/*
+ * The replacement for a member named by "rebuild", with another member
+ * missing: both are lost, only the replacement is written.
+ */
+static void test_rebuild_works_with_another_member_missing(void **state)
+{
+	u8 *want, *got;
+	size_t bytes;
+
+	(void)state;
+	assert_int_equal(rc_t_arr_make(&rc_t, "raid6", 16, 6, 16 * 4 * 9, 0),
+			 0);
+	assert_int_equal(rc_t_arr_built(&rc_t, 23), 0);
+	bytes = rc_t.a.geom.member_sectors * 512;
+	want = malloc(bytes);
+	got = calloc(1, bytes);
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_int_equal(rc_t_member_pread(&rc_t, 4, want, bytes, 0), 0);
+	assert_int_equal(rc_t_member_pwrite(&rc_t, 4, got, bytes, 0), 0);
+	assert_int_equal(rc_t_arr_lose(&rc_t, 1, 4), 0);
+	assert_int_equal(rc_array_rebuild(&rc_t.a, 4), 0);
+	assert_int_equal(rc_t_member_pread(&rc_t, 4, got, bytes, 0), 0);
+	assert_memory_equal(got, want, bytes);
+	assert_int_equal(rc_array_rebuild(&rc_t.a, 1), -EINVAL);
+	assert_string_equal(rc_t.a.error, "Cannot rebuild a missing member");
+	assert_int_equal(rc_array_rebuild(&rc_t.a, 0), -EINVAL);
+	assert_string_equal(rc_t.a.error,
+			    "More than two members lost: nothing to rebuild from");
+	free(want);
+	free(got);
+}
+
 static void test_rebuild_rejects_raid0_and_unknown_member(void **state)
 {
 	(void)state;
@@ -75,6 +108,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_rebuild_restores_any_member, rc_t_teardown),
+		cmocka_unit_test_teardown(test_rebuild_works_with_another_member_missing, rc_t_teardown),
 		cmocka_unit_test_teardown(test_rebuild_rejects_raid0_and_unknown_member, rc_t_teardown),
 	};
 

@@ -174,6 +174,12 @@ static void test_verify_rejects_raid0_and_rows_past_end(void **state)
 			 -EINVAL);
 	assert_string_equal(rc_t.a.error, "Rows past the end of the array");
 	assert_int_equal(rc_array_verify(&rc_t.a, 4, 0, NULL, NULL, &bad), 0);
+	/* a member being rebuilt is read as it is; a missing one cannot be */
+	assert_int_equal(rc_t_arr_lose(&rc_t, 3, 0), 0);
+	assert_int_equal(rc_array_verify(&rc_t.a, 0, 4, NULL, NULL, &bad),
+			 -EINVAL);
+	assert_string_equal(rc_t.a.error,
+			    "Cannot verify parity with a missing member");
 	rc_t_arr_destroy(&rc_t);
 	assert_int_equal(rc_t_arr_make(&rc_t, "raid0", 8, 4, 64, 0), 0);
 	assert_int_equal(rc_array_verify(&rc_t.a, 0, 1, NULL, NULL, &bad),
