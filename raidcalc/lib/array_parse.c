@@ -268,6 +268,21 @@ static int rc_parse_span(struct rc_array *a, struct rc_words *w, u64 *len)
 	return 0;
 }
 
+/* Member byte positions are off_t: offset plus data area must fit one. */
+static int rc_check_offsets(struct rc_array *a)
+{
+	const u64 max = (u64)INT64_MAX >> FR_SECTOR_SHIFT;
+	unsigned int i;
+
+	for (i = 0; i < a->nmembers; i++) {
+		if (a->members[i].offset > max - a->geom.member_sectors) {
+			a->error_dev = (int)i;
+			return rc_fail_line(a, "Device offset plus member data area overflows");
+		}
+	}
+	return 0;
+}
+
 int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 {
 	struct rc_words w = { .argc = argc, .argv = argv };
@@ -303,7 +318,7 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	gerr = fr_geom_init(&a->geom, level, a->nmembers, chunk, ms);
 	if (gerr)
 		return rc_fail_line(a, fr_geom_strerror(gerr));
-	return 0;
+	return rc_check_offsets(a);
 }
 
 /* Words the feature group takes: a name and its value count as two. */

@@ -145,6 +145,11 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 2 a 7 b x", 64),
 			 -EINVAL);
 	assert_int_equal(a->error_arg, 9);	/* b's offset */
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 2 a 0 b "
+				    "18014398509481984", 64), -EINVAL);
+	assert_string_equal(a->error,
+			    "Device offset plus member data area overflows");
+	assert_int_equal(a->error_dev, 1);
 	/* an empty word can only arrive as its own argv entry */
 	{
 		char *words[] = { "fanraid", "raid0", "8", "0", "1", "", "0" };
