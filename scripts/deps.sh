@@ -8,7 +8,7 @@ set -euo pipefail
 pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev"
 # The VM that proves the kernel module: a real Debian kernel, its headers,
 # and the userspace that runs inside it.
-pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm"
+pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm jq"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 
