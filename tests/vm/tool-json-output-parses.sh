@@ -1,0 +1,38 @@
+#!/bin/bash
+# Exercise the tool's --json output: status and examine print JSON that jq parses, with the values the array really has.
+# group: tool
+# timeout: 120
+. "${0%/*}/lib.sh"
+
+have_target fanraid 1 0 0 || skip "target fanraid missing"
+have_cmd fanraid jq || skip "fanraid or jq missing"
+
+mapfile -t devs < <(nullb_create_many 3 32)
+on_exit 'fanraid stop fj >/dev/null 2>&1 || true'
+
+# No arrays: still a valid document.
+fanraid status --json | jq -e '.arrays == []'
+
+fanraid create fj --level 0 --chunk 128K --flush drop "${devs[@]}"
+dd if=/dev/urandom of=/dev/mapper/fj bs=1M count=4 oflag=direct status=none
+
+fanraid status --json | tee /tmp/status.json
+jq -e '.arrays | length == 1' /tmp/status.json
+jq -e '.arrays[0].name == "fj" and .arrays[0].level == "raid0"' /tmp/status.json
+jq -e '.arrays[0].chunk_bytes == 131072 and .arrays[0].devices == 3' /tmp/status.json
+jq -e '.arrays[0].flush_policy == "drop"' /tmp/status.json
+assert_eq "$(jq -r '.arrays[0].sectors' /tmp/status.json)" "$(blockdev --getsz /dev/mapper/fj)" "sectors"
+assert_eq "$(jq -r '[.arrays[0].members[].device] | join(" ")' /tmp/status.json)" "${devs[*]}" "member devices"
+jq -e '[.arrays[0].members[].health] | all(. == "alive")' /tmp/status.json
+# 4 MiB written: the members' write_sectors add up to 8192.
+assert_eq "$(jq '[.arrays[0].members[].write_sectors] | add' /tmp/status.json)" 8192 "write_sectors"
+
+# status NAME gives the same array.
+fanraid status --json fj | jq -e '.arrays[0].uuid' >/dev/null
+
+fanraid stop fj
+fanraid examine --json "${devs[2]}" | tee /tmp/examine.json
+jq -e '.slot == 2 and .devices == 3 and .name == "fj"' /tmp/examine.json
+jq -e '.state == "clean" and .flush_policy == "drop" and .chunk_sectors == 256' /tmp/examine.json
+jq -e '.data_offset_sectors == 2048 and .events == 2' /tmp/examine.json
+assert_eq "$(jq -r .device /tmp/examine.json)" "${devs[2]}" "examine device"
