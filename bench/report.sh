@@ -68,9 +68,14 @@ scenario_table() { # ID DIR
 	runtime=$(entry_key "$e" runtime 10)
 	mode=$(sed -n 's/^mode=//p' "$d"/*.meta 2>/dev/null | head -n1)
 
+	cache=$(sed -n 's/^cache=//p' "$d"/*.meta 2>/dev/null | sort -u)
+	[ "$cache" = cold ] || cache="cold and warm runs (page-cache hits: see cache= in the .meta files)"
+	what="a file on $fs"
+	[ "$fs" = none ] && what="block device"
+	[ "$job" = mixed-tree ] && what="file trees on $fs"
 	echo
 	echo "== $id: $job, bs $bs, qd $qd, $([ "$direct" = 1 ] && echo O_DIRECT || echo buffered)," \
-		"cold, $([ "$fs" = none ] && echo "block device" || echo "a file on $fs"), ${runtime}s per run"
+		"$cache, $what, ${runtime}s per run"
 	if [ "$mode" = vm ]; then
 		echo "   members: null_blk mbps=$member (the cap rounds down to whole requests per 20 ms; raw N=1 is the real per-member rate)"
 	else

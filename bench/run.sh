@@ -3,7 +3,7 @@
 #
 # Runs the benchmark scenarios of bench/scenarios and reports them.
 #
-# Usage: bench/run.sh [--suite demo|full|smoke] [--only ID,ID...] [--out DIR]
+# Usage: bench/run.sh [--suite demo|full|tune|smoke] [--only ID,ID...] [--out DIR]
 #                     [--devices /dev/nvme0n1,... --yes-destroy-data]
 #                     [--no-report]
 #
@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $suite in demo | full | smoke) ;; *) die "unknown suite $suite" ;; esac
+case $suite in demo | full | smoke | tune) ;; *) die "unknown suite $suite" ;; esac
 [ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$suite
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
