@@ -35,8 +35,9 @@ static const struct fr_command fr_commands[] = {
 	{ "fail", "NAME SLOT",
 	  "mark one member failed in the kernel and in the superblocks",
 	  2, 2, 0, fr_cmd_fail },
-	{ "replace", "NAME SLOT DEV", "rebuild a failed member onto DEV",
-	  3, 3, 0, fr_cmd_replace },
+	{ "replace", "NAME SLOT DEV [--force]",
+	  "rebuild a dead or missing raid6 member onto DEV",
+	  3, 3, FR_OPT_FORCE, fr_cmd_replace },
 };
 
 #define FR_NCOMMANDS (sizeof(fr_commands) / sizeof(fr_commands[0]))

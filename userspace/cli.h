@@ -80,7 +80,8 @@ void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len);
 void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 			   struct fr_table *t);
 int fr_members_write(struct fr_member *const *slots, uint32_t n,
-		     uint32_t set, uint32_t clear, uint64_t fail_mask);
+		     uint32_t set, uint32_t clear, uint64_t fail_set,
+		     uint64_t fail_clear);
 int fr_dm_check_version(const struct fr_table *t);
 int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 		  uint8_t *uuid);

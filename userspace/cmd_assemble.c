@@ -245,7 +245,7 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	if (fr_dm_check_version(&t))
 		goto out;
 	/* record the empty slots: members that come back later are stale */
-	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, missing))
+	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, missing, 0))
 		goto out;
 	for (i = 0; i < ndevs; i++)
 		if (slots[i])
@@ -258,7 +258,7 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		       name, params, strerror(-ret));
 		/* leave the members as we found them, apart from the events */
 		if (!was_dirty && !reopen_members(slots, ndevs))
-			fr_members_write(slots, ndevs, 0, FR_SB_STATE_DIRTY, 0);
+			fr_members_write(slots, ndevs, 0, FR_SB_STATE_DIRTY, 0, 0);
 		goto out;
 	}
 	printf("%s: assembled %s array /dev/mapper/%s from %u of %u members:",

@@ -250,7 +250,7 @@ int fr_cmd_create(const struct fr_opts *o)
 		}
 		m[i].sb.events = 0;
 	}
-	if (fr_members_write(slots, n, FR_SB_STATE_DIRTY, 0, 0))
+	if (fr_members_write(slots, n, FR_SB_STATE_DIRTY, 0, 0, 0))
 		goto out;
 	/* dm claims the members exclusively; our O_EXCL fds must go first */
 	for (i = 0; i < n; i++)

@@ -61,7 +61,7 @@ int fr_cmd_fail(const struct fr_opts *o)
 		slots[i] = &m[i];
 	/* the failed member keeps its old events: assemble will call it stale */
 	fr_member_close(&m[slot]);
-	ret = fr_members_write(slots, t.ndevs, 0, 0, 1ull << slot);
+	ret = fr_members_write(slots, t.ndevs, 0, 0, 1ull << slot, 0);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
 	if (ret) {

@@ -25,22 +25,25 @@ int fr_cmd_stop(const struct fr_opts *o)
 	struct fr_status st;
 	struct fr_table t;
 	uint32_t i, expected = 0;
+	bool health_known = false;
 	int ret, opened;
 
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
 	/*
-	 * Members the target gave up on (D) or had not finished rebuilding
-	 * (a) hold stale data: record them as failed, or the next assemble
-	 * would trust them again.
+	 * While the array ran, the target's health chars are the truth:
+	 * members it gave up on (D), had not finished rebuilding (a) or never
+	 * had (missing) hold stale data and are recorded as failed; members
+	 * it had in sync (A) are healthy, even if a replace just rebuilt them.
 	 */
 	if (!fr_dm_status(name, FR_DM_INFO, &tgt) &&
 	    !fr_status_parse(tgt.params, &st) && st.ndevs == t.ndevs) {
+		health_known = true;
 		for (i = 0; i < t.ndevs; i++)
-			if (st.health[i] != 'A' && !t.devs[i].missing)
+			if (st.health[i] != 'A')
 				failed |= 1ull << i;
 	} else {
-		fr_warn("%s: cannot read member health; recording none as failed",
+		fr_warn("%s: cannot read member health; keeping the recorded failures",
 			name);
 	}
 	ret = fr_dm_remove(name);
@@ -56,7 +59,7 @@ int fr_cmd_stop(const struct fr_opts *o)
 	opened = fr_members_from_table(&t, uuid, FR_OPEN_EXCL, m, paths);
 	for (i = 0; i < t.ndevs; i++) {
 		slots[i] = &m[i];
-		if (m[i].fd >= 0)
+		if (m[i].fd >= 0 && !health_known)
 			failed |= m[i].sb.failed_mask;
 	}
 	if (t.level == FR_LEVEL_RAID0)
@@ -71,7 +74,8 @@ int fr_cmd_stop(const struct fr_opts *o)
 			expected++;
 		}
 	}
-	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, failed);
+	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, failed,
+			       health_known ? ~failed : 0);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
 	if (ret || opened != (int)expected) {

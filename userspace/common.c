@@ -88,11 +88,13 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 
 /*
  * Updates the superblock on every open member in @slots (NULL entries and
- * closed members are skipped). Reports each failure and carries on, so one
- * bad member does not leave the others behind; returns the first error.
+ * closed members are skipped): state bits @set and @clear, failed-slot
+ * bits @fail_set and @fail_clear. Reports each failure and carries on, so
+ * one bad member does not leave the others behind; returns the first error.
  */
 int fr_members_write(struct fr_member *const *slots, uint32_t n,
-		     uint32_t set, uint32_t clear, uint64_t fail_mask)
+		     uint32_t set, uint32_t clear, uint64_t fail_set,
+		     uint64_t fail_clear)
 {
 	int ret = 0, err;
 	uint32_t i;
@@ -103,10 +105,11 @@ int fr_members_write(struct fr_member *const *slots, uint32_t n,
 		if (!slots[i] || slots[i]->fd < 0)
 			continue;
 		sb = slots[i]->sb;
-		sb.failed_mask |= fail_mask;
-		if (sb.failed_mask)
-			set |= FR_SB_STATE_DEGRADED;
-		fr_sb_touch(&sb, set, clear);
+		sb.failed_mask = (sb.failed_mask | fail_set) & ~fail_clear;
+		/* DEGRADED summarises the mask, whatever the caller asked */
+		fr_sb_touch(&sb, sb.failed_mask ? set | FR_SB_STATE_DEGRADED :
+				 set, sb.failed_mask ? clear :
+				 clear | FR_SB_STATE_DEGRADED);
 		err = fr_sb_write(slots[i], &sb);
 		if (err) {
 			fr_err("%s: writing the superblock failed: %s",

@@ -65,6 +65,54 @@ out:
 	return ret;
 }
 
+/*
+ * Loads @params into the inactive table slot of a running device; nothing
+ * changes until fr_dm_resume() swaps it in. No cookie: no node changes.
+ */
+int fr_dm_reload(const char *name, uint64_t len, const char *params)
+{
+	struct dm_task *dmt;
+	int ret = -ENOMEM;
+
+	dmt = dm_task_create(DM_DEVICE_RELOAD);
+	if (!dmt)
+		return -FR_DM_ENOTASK;
+	if (!dm_task_set_name(dmt, name))
+		goto out;
+	if (!dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
+		goto out;
+	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
+out:
+	dm_task_destroy(dmt);
+	return ret;
+}
+
+/* Swaps in a table loaded by fr_dm_reload(); the kernel suspends first. */
+int fr_dm_resume(const char *name)
+{
+	struct dm_task *dmt;
+	uint32_t cookie = 0;
+	bool cookie_set = false;
+	int ret = -ENOMEM;
+
+	dmt = dm_task_create(DM_DEVICE_RESUME);
+	if (!dmt)
+		return -FR_DM_ENOTASK;
+	if (!dm_task_set_name(dmt, name))
+		goto out;
+	if (!dm_task_set_cookie(dmt, &cookie, 0)) {
+		ret = -EIO;
+		goto out;
+	}
+	cookie_set = true;
+	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
+out:
+	if (cookie_set)
+		dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	return ret;
+}
+
 int fr_dm_remove(const char *name)
 {
 	struct dm_task *dmt;
