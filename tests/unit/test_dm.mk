@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_dm replaces libdevmapper with fakes that record the call order.
+WRAP_test_dm := -Wl,--wrap=dm_task_create,--wrap=dm_task_destroy,--wrap=dm_task_set_name,--wrap=dm_task_set_uuid,--wrap=dm_task_add_target,--wrap=dm_task_set_cookie,--wrap=dm_task_run,--wrap=dm_udev_wait,--wrap=dm_task_get_errno,--wrap=dm_task_get_info,--wrap=dm_get_next_target,--wrap=dm_task_get_versions,--wrap=dm_task_get_names,--wrap=dm_task_set_message,--wrap=dm_task_set_sector,--wrap=dm_task_no_open_count,--wrap=dm_task_retry_remove,--wrap=dm_task_get_uuid,--wrap=dm_task_set_read_ahead
