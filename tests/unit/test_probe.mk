@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_probe replaces libblkid's probing calls with scripted fakes.
+WRAP_test_probe := -Wl,--wrap=blkid_new_probe,--wrap=blkid_free_probe,--wrap=blkid_probe_set_device,--wrap=blkid_probe_enable_superblocks,--wrap=blkid_probe_set_superblocks_flags,--wrap=blkid_probe_enable_partitions,--wrap=blkid_probe_set_partitions_flags,--wrap=blkid_do_fullprobe,--wrap=blkid_do_probe,--wrap=blkid_do_wipe,--wrap=blkid_probe_lookup_value,--wrap=blkid_probe_get_size,--wrap=blkid_probe_get_topology,--wrap=blkid_topology_get_minimum_io_size,--wrap=blkid_topology_get_optimal_io_size,--wrap=blkid_topology_get_alignment_offset
