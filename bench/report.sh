@@ -172,6 +172,7 @@ scenario_plot() { # ID
 	local id=$1 dat=$dir/$1.dat ncol i cols=""
 	[ -s "$dat" ] && [ "$(wc -l <"$dat")" -gt 1 ] || return 0
 	ncol=$(head -n1 "$dat" | wc -w)
+	nmax=$(awk 'NR > 1 && $1 > m { m = $1 } END { print m + 0 }' "$dat")
 	for ((i = 2; i <= ncol; i++)); do
 		name=$(head -n1 "$dat" | cut -d' ' -f"$i")
 		case $name in
@@ -188,6 +189,7 @@ set title '$id: MiB/s against member count'
 set xlabel 'members (N)'
 set ylabel 'MiB/s'
 set logscale x 2
+set xrange [0.8:$nmax * 1.25]
 set xtics (1, 2, 4, 8, 16, 32, 64)
 set key top left
 set grid
