@@ -103,7 +103,8 @@ scenario_table() { # ID DIR
 				if ((L[k], ns[i]) in mibs && ns[i] == 1)
 					base[L[k]] = mibs[L[k], 1]
 		}
-		raw1 = base["raw"]
+		# The rate of one member: raw ceiling at the smallest N, divided by N.
+		raw1 = (("raw", ns[1]) in mibs) ? mibs["raw", ns[1]] / ns[1] : ""
 		hasfr = 0; hasds = 0; hasmd = 0
 		for (k = 1; k <= nl; k++) {
 			if (L[k] == "fanraid") hasfr = 1
@@ -160,7 +161,7 @@ scenario_table() { # ID DIR
 		}
 		close(dat)
 	}'
-	echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x raw ceiling at N=1; ! = fio failed"
+	echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
 	if [ -s "$d/skipped" ]; then
 		echo "   skipped:"
 		sed 's/^\([^ ]*\) \([^ ]*\) /     \1 N=\2: /' "$d/skipped"

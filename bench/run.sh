@@ -45,12 +45,15 @@ while [ $# -gt 0 ]; do
 done
 case $suite in demo | full | smoke | tune) ;; *) die "unknown suite $suite" ;; esac
 [ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$suite
-mkdir -p "$out" || die "cannot create $out"
-out=$(cd "$out" && pwd)
-ln -sfn "$out" "$top/results/latest" 2>/dev/null
-
 args="--suite $suite${only:+ --only $only}"
-echo "$args" >"$out/args"
+
+# The results folder, made once the arguments and devices passed checks.
+make_out() {
+	mkdir -p "$out" || die "cannot create $out"
+	out=$(cd "$out" && pwd)
+	case "$out" in "$top"/results/*) ln -sfn "$out" "$top/results/latest" ;; esac
+	echo "$args" >"$out/args"
+}
 
 # Progress: "[12/20] read-direct-qd32 fanraid N=8 (about 3m10s left)".
 progress() { # DONE TOTAL ETA ID LAYER N
@@ -81,6 +84,7 @@ if [ -n "$devices" ]; then
 				echo "bench: could not load dm-fanraid.ko; fanraid layers will be skipped" >&2
 		fi
 	fi
+	make_out
 	echo "bench: real drives ${devices}: results in $out"
 	"$here/lib/bench.sh" --devices "$devices" --out "$out" $args 2>&1 |
 		tee "$out/console.log" | while IFS= read -r line; do
@@ -95,6 +99,7 @@ fi
 
 # ------------------------------------------------------------------------ VM
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+make_out
 [ -x "$top/tests/vm/initramfs.sh" ] || [ -f "$top/tests/vm/initramfs.sh" ] ||
 	die "tests/vm/initramfs.sh missing: the VM harness is needed"
 vmdir=$BUILD/vm
