@@ -3,9 +3,9 @@
  * fanraid I/O path: remap bios onto members through the shared geometry.
  *
  * Layered as the geometry (fanraid/geom.h) -> fanraid_map_bio() /
- * fanraid_map_range() -> fanraid_map(). Nothing here allocates, sleeps or
- * takes a lock: the DM core has already split every bio at chunk
- * boundaries (dm_set_target_max_io_len in the ctr).
+ * fanraid_map_range() -> fanraid_map(). Nothing here allocates or sleeps;
+ * the only lock is the readahead cache's spinlock. The DM core has already
+ * split every bio at chunk boundaries (dm_set_target_max_io_len in the ctr).
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -57,10 +57,16 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 			 fr_geom_chunk_remaining(&fc->geom, logical)))
 		return DM_MAPIO_KILL;
 	fr_geom_map(&fc->geom, logical, &loc);
+	if (fc->r6 && (op_is_write(bio_op(bio)) ||
+		       fanraid_is_failed(fc, loc.dev) ||
+		       fanraid_is_stale(fc, loc.dev, loc.sector)))
+		return fanraid_r6_queue(fc, bio, loc.dev);
+	/* May trim the bio to one cache segment; the start stays the same. */
+	if (bio_op(bio) == REQ_OP_READ && fc->ra &&
+	    READ_ONCE(fc->features.readahead) &&
+	    fanraid_ra_map(fc, bio) == DM_MAPIO_SUBMITTED)
+		return DM_MAPIO_SUBMITTED;
 	if (fc->r6) {
-		if (op_is_write(bio_op(bio)) || fanraid_is_failed(fc, loc.dev) ||
-		    fanraid_is_stale(fc, loc.dev, loc.sector))
-			return fanraid_r6_queue(fc, bio, loc.dev);
 		fb = dm_per_bio_data(bio, sizeof(*fb));
 		fb->iter = bio->bi_iter;
 	}
@@ -114,25 +120,48 @@ static int fanraid_map_range(struct fanraid_c *fc, struct bio *bio, u32 dev)
 	return fanraid_remap(fc, bio, dev, begin);
 }
 
+/*
+ * The DM core sends flushes empty, once per member (num_flush_bios). A
+ * failed member has nothing to flush; with flush_policy dirty neither has a
+ * member that completed no write since its last flush.
+ */
+static int fanraid_map_flush(struct fanraid_c *fc, struct bio *bio)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	u32 dev = dm_bio_get_target_bio_nr(bio);
+	bool elide;
+
+	if (WARN_ON_ONCE(dev >= fc->ndevs))
+		return DM_MAPIO_KILL;
+	elide = fanraid_is_failed(fc, dev);
+	if (!elide && fc->features.flush_policy == FANRAID_FLUSH_DIRTY &&
+	    !atomic_xchg(&fc->devs[dev].dirty, 0)) {
+		atomic64_inc(&fc->flushes_elided);
+		elide = true;
+	}
+	if (elide) {
+		fb->handled = true;
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	atomic64_inc(&fc->devs[dev].stats.flushes);
+	return fanraid_remap(fc, bio, dev, 0);
+}
+
 int fanraid_map(struct dm_target *ti, struct bio *bio)
 {
 	struct fanraid_c *fc = ti->private;
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
-	/* The DM core sends flushes empty, once per member (num_flush_bios). */
-	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
-		u32 dev = dm_bio_get_target_bio_nr(bio);
+	fb->wlen = 0;
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
+		return fanraid_map_flush(fc, bio);
 
-		if (WARN_ON_ONCE(dev >= fc->ndevs))
-			return DM_MAPIO_KILL;
-		if (fanraid_is_failed(fc, dev)) {
-			struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
-
-			fb->handled = true;
-			bio_endio(bio);
-			return DM_MAPIO_SUBMITTED;
-		}
-		atomic64_inc(&fc->devs[dev].stats.flushes);
-		return fanraid_remap(fc, bio, dev, 0);
+	/* Cached readahead must not outlive a write: drop it now and on completion. */
+	if (fc->ra && op_is_write(bio_op(bio))) {
+		fb->wstart = dm_target_offset(ti, bio->bi_iter.bi_sector);
+		fb->wlen = bio_sectors(bio);
+		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
 	}
 
 	switch (bio_op(bio)) {
@@ -168,7 +197,14 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	struct fanraid_c *fc = ti->private;
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
-	if (fb->handled || !*error || *error == BLK_STS_NOTSUPP)
+	if (fb->wlen)
+		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
+	if (fb->handled)
+		return DM_ENDIO_DONE;
+	/* The next flush must reach this member (flush_policy dirty). */
+	if (!*error && bio_op(bio) == REQ_OP_WRITE)
+		atomic_set(&fc->devs[fb->dev].dirty, 1);
+	if (!*error || *error == BLK_STS_NOTSUPP)
 		return DM_ENDIO_DONE;
 	if (bio->bi_opf & REQ_RAHEAD)
 		return DM_ENDIO_DONE;

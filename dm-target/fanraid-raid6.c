@@ -101,8 +101,12 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 	for_each_set_bit(slot, &slots, g->ndevs) {
 		u32 dev;
 
-		if (op->io[slot].status == BLK_STS_OK)
+		if (op->io[slot].status == BLK_STS_OK) {
+			/* The next flush must reach this member (flush_policy dirty). */
+			if (op_is_write(opf))
+				atomic_set(&fc->devs[fanraid_r6_slot_dev(g, op->row, slot)].dirty, 1);
 			continue;
+		}
 		dev = fanraid_r6_slot_dev(g, op->row, slot);
 		atomic64_inc(&fc->devs[dev].stats.errors);
 		if (!test_and_set_bit(dev, fc->failed)) {

@@ -47,7 +47,9 @@ static void fanraid_emit_member(struct fanraid_dev *dev, char *result,
 static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 {
 	return (f->flush_policy_set ? 2 : 0) + (f->max_sync_rate_set ? 2 : 0) +
-	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0);
+	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0) +
+	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
+	       (f->ra_cache_mb_set ? 2 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -62,7 +64,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 /*
  * INFO:  <level> <#devs> <health chars> <sync_ratio> <action>
  *        then per member: <reads> <writes> <read_sectors> <write_sectors>
- *        <flushes> <errors>, then <mismatch_cnt>
+ *        <flushes> <errors>, then <mismatch_cnt> <ra_hits> <ra_misses>
+ *        <ra_prefetched_sectors> <ra_wasted_sectors> <flushes_elided>
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -90,6 +93,12 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT_FANRAID_STATS(&fc->devs[i].stats);
 		DMEMIT(" %lld", fc->r6 ?
 		       (long long)atomic64_read(&fc->r6->mismatches) : 0LL);
+		DMEMIT(" %lld %lld %lld %lld %lld",
+		       (long long)atomic64_read(&fc->ra_stats.hits),
+		       (long long)atomic64_read(&fc->ra_stats.misses),
+		       (long long)atomic64_read(&fc->ra_stats.prefetched),
+		       (long long)atomic64_read(&fc->ra_stats.wasted),
+		       (long long)atomic64_read(&fc->flushes_elided));
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -104,6 +113,12 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" rebuild %u", i);
 		if (f->resync)
 			DMEMIT(" resync");
+		if (f->readahead_set)
+			DMEMIT(" readahead %s", f->readahead ? "on" : "off");
+		if (f->ra_window_set)
+			DMEMIT(" ra_window %u", f->ra_window);
+		if (f->ra_cache_mb_set)
+			DMEMIT(" ra_cache_mb %u", f->ra_cache_mb);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -111,9 +126,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 
 	case STATUSTYPE_IMA:
 		DMEMIT_TARGET_NAME_VERSION(ti->type);
-		DMEMIT(",level=raid%u,chunk_sectors=%u,flush_policy=%s,num_devs=%u",
+		DMEMIT(",level=raid%u,chunk_sectors=%u,flush_policy=%s,readahead=%s,num_devs=%u",
 		       fc->geom.level, fc->geom.chunk_sectors,
-		       fanraid_flush_policy_name(f->flush_policy), fc->ndevs);
+		       fanraid_flush_policy_name(f->flush_policy),
+		       f->readahead && fc->ra ? "on" : "off", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT(",dev_%u=%s,offset_%u=%llu", i,
 			       fc->devs[i].dm_dev ? fc->devs[i].dm_dev->name : "-",
@@ -121,6 +137,36 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(";");
 		break;
 	}
+}
+
+/*
+ * "readahead on|off" and "ra_window <stripes>": retune a live array. They
+ * count as given, so TABLE output re-creates the array as it now runs.
+ */
+static int fanraid_message_readahead(struct fanraid_c *fc, const char *name,
+				     const char *value)
+{
+	struct fanraid_features *f = &fc->features;
+	bool on;
+	u32 window;
+
+	if (!fc->ra) {
+		DMWARN("%s: no readahead cache (ra_cache_mb 0)", name);
+		return -EINVAL;
+	}
+	if (!strcasecmp(name, "readahead")) {
+		if (fanraid_parse_on_off(value, &on))
+			return -EINVAL;
+		WRITE_ONCE(f->readahead, on);
+		f->readahead_set = true;
+		return 0;
+	}
+	if (kstrtou32(value, 10, &window) || !window ||
+	    window > FANRAID_RA_MAX_WINDOW)
+		return -EINVAL;
+	WRITE_ONCE(f->ra_window, window);
+	f->ra_window_set = true;
+	return 0;
 }
 
 static void fanraid_stats_reset(struct fanraid_stats *s)
@@ -174,7 +220,10 @@ static int fanraid_message_sync(struct fanraid_c *fc, const char *verb)
 	return fanraid_sync_request(fc, action);
 }
 
-/* Messages: "stats reset", "fail <idx>", "check", "repair", "idle". */
+/*
+ * Messages: "stats reset", "fail <idx>", "check", "repair", "idle",
+ * "readahead on|off", "ra_window <stripes>".
+ */
 int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		    char *result, unsigned int maxlen)
 {
@@ -185,8 +234,16 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 	    !strcasecmp(argv[1], "reset")) {
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_stats_reset(&fc->devs[i].stats);
+		atomic64_set(&fc->ra_stats.hits, 0);
+		atomic64_set(&fc->ra_stats.misses, 0);
+		atomic64_set(&fc->ra_stats.prefetched, 0);
+		atomic64_set(&fc->ra_stats.wasted, 0);
+		atomic64_set(&fc->flushes_elided, 0);
 		return 0;
 	}
+	if (argc == 2 && (!strcasecmp(argv[0], "readahead") ||
+			  !strcasecmp(argv[0], "ra_window")))
+		return fanraid_message_readahead(fc, argv[0], argv[1]);
 	if (argc == 2 && !strcasecmp(argv[0], "fail"))
 		return fanraid_message_fail(fc, argv[1]);
 	if (argc == 1 && (!strcasecmp(argv[0], "check") ||

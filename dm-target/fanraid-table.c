@@ -16,7 +16,15 @@
 
 const char *fanraid_flush_policy_name(enum fanraid_flush_policy policy)
 {
-	return policy == FANRAID_FLUSH_DROP ? "drop" : "passthrough";
+	switch (policy) {
+	case FANRAID_FLUSH_DROP:
+		return "drop";
+	case FANRAID_FLUSH_DIRTY:
+		return "dirty";
+	case FANRAID_FLUSH_PASSTHROUGH:
+		break;
+	}
+	return "passthrough";
 }
 
 /* <level> <chunk_sectors> */
@@ -65,8 +73,10 @@ static int fanraid_parse_flush_policy(struct fanraid_features *f,
 		f->flush_policy = FANRAID_FLUSH_PASSTHROUGH;
 	} else if (!strcmp(value, "drop")) {
 		f->flush_policy = FANRAID_FLUSH_DROP;
+	} else if (!strcmp(value, "dirty")) {
+		f->flush_policy = FANRAID_FLUSH_DIRTY;
 	} else {
-		*error = "Invalid flush_policy: must be passthrough or drop";
+		*error = "Invalid flush_policy: must be passthrough, dirty or drop";
 		return -EINVAL;
 	}
 	f->flush_policy_set = true;
@@ -88,6 +98,58 @@ static int fanraid_parse_max_sync_rate(struct fanraid_features *f,
 	return 0;
 }
 
+/* "on" or "off"; shared with the readahead message. */
+int fanraid_parse_on_off(const char *value, bool *on)
+{
+	if (!strcmp(value, "on"))
+		*on = true;
+	else if (!strcmp(value, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int fanraid_parse_readahead(struct fanraid_features *f,
+				   const char *name, const char *value,
+				   char **error)
+{
+	if (!strcmp(name, "readahead")) {
+		if (f->readahead_set) {
+			*error = "Feature readahead duplicated";
+			return -EINVAL;
+		}
+		if (fanraid_parse_on_off(value, &f->readahead)) {
+			*error = "Invalid readahead: must be on or off";
+			return -EINVAL;
+		}
+		f->readahead_set = true;
+	} else if (!strcmp(name, "ra_window")) {
+		if (f->ra_window_set) {
+			*error = "Feature ra_window duplicated";
+			return -EINVAL;
+		}
+		if (kstrtou32(value, 10, &f->ra_window) || !f->ra_window ||
+		    f->ra_window > FANRAID_RA_MAX_WINDOW) {
+			*error = "Invalid ra_window: must be 1-64 stripes";
+			return -EINVAL;
+		}
+		f->ra_window_set = true;
+	} else {
+		if (f->ra_cache_mb_set) {
+			*error = "Feature ra_cache_mb duplicated";
+			return -EINVAL;
+		}
+		if (kstrtou32(value, 10, &f->ra_cache_mb) ||
+		    f->ra_cache_mb > FANRAID_RA_MAX_CACHE_MB) {
+			*error = "Invalid ra_cache_mb: must be 0-4096 MiB";
+			return -EINVAL;
+		}
+		f->ra_cache_mb_set = true;
+	}
+	return 0;
+}
+
 static int fanraid_parse_rebuild(struct fanraid_features *f,
 				 const char *value, char **error)
 {
@@ -106,14 +168,15 @@ static int fanraid_parse_rebuild(struct fanraid_features *f,
 
 /*
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
- *   flush_policy passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx>
- *   (up to twice), resync
+ *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
+ *   rebuild <idx> (up to twice), resync, readahead on|off,
+ *   ra_window <stripes>, ra_cache_mb <MiB>
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 9, "Invalid number of feature arguments"
+		0, 15, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -135,7 +198,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			continue;
 		}
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
-		    strcmp(name, "rebuild")) {
+		    strcmp(name, "rebuild") && strcmp(name, "readahead") &&
+		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
@@ -149,12 +213,34 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			r = fanraid_parse_flush_policy(f, value, error);
 		else if (!strcmp(name, "max_sync_rate"))
 			r = fanraid_parse_max_sync_rate(f, value, error);
-		else
+		else if (!strcmp(name, "rebuild"))
 			r = fanraid_parse_rebuild(f, value, error);
+		else
+			r = fanraid_parse_readahead(f, name, value, error);
 		if (r)
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * Readahead defaults: on, two stripes ahead, a cache of twice the window
+ * (at least 16 MiB, at most 256 MiB unless asked for).
+ */
+static void fanraid_default_readahead(struct fanraid_c *fc)
+{
+	struct fanraid_features *f = &fc->features;
+	u64 stripe_mb;
+
+	if (!f->readahead_set)
+		f->readahead = true;
+	if (!f->ra_window_set)
+		f->ra_window = FANRAID_RA_DEFAULT_WINDOW;
+	if (f->ra_cache_mb_set)
+		return;
+	stripe_mb = DIV_ROUND_UP_ULL(fr_geom_full_stripe_sectors(&fc->geom), 2048);
+	f->ra_cache_mb = clamp_t(u64, 2 * f->ra_window * stripe_mb,
+				 FANRAID_RA_MIN_CACHE_MB, 256);
 }
 
 /* Features that only make sense once the level and members are known. */
@@ -319,8 +405,9 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  *
  * level:         raid0 | raid6
  * chunk_sectors: power of two, 8..32768
- * features:      flush_policy passthrough|drop, max_sync_rate <KiB/s>,
- *                rebuild <idx> (raid6, up to twice), resync (raid6)
+ * features:      flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
+ *                rebuild <idx> (raid6, up to twice), resync (raid6),
+ *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>
  * dev offset:    member and the start of its data area, in sectors;
  *                "- -" for a missing raid6 member
  */
@@ -380,13 +467,25 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	if (fc->r6)
 		fanraid_sync_init(fc);
+	fanraid_default_readahead(fc);
+	if (fc->features.ra_cache_mb) {
+		r = fanraid_ra_create(fc, &ti->error);
+		if (r)
+			goto bad;
+	} else if (fc->features.readahead && fc->features.readahead_set) {
+		ti->error = "Readahead on needs a cache (ra_cache_mb > 0)";
+		r = -EINVAL;
+		goto bad;
+	}
 	r = fanraid_set_target_limits(ti, fc);
 	if (r)
 		goto bad;
 
-	DMINFO("%s: raid%u, %u members, chunk %u sectors, flush_policy %s",
+	DMINFO("%s: raid%u, %u members, chunk %u sectors, flush_policy %s, readahead %s (%u stripes, %u MiB)",
 	       dm_table_device_name(ti->table), level, ndevs, chunk,
-	       fanraid_flush_policy_name(features.flush_policy));
+	       fanraid_flush_policy_name(fc->features.flush_policy),
+	       fc->features.readahead && fc->ra ? "on" : "off",
+	       fc->features.ra_window, fc->features.ra_cache_mb);
 	return 0;
 
 bad:
@@ -402,6 +501,7 @@ void fanraid_dtr(struct dm_target *ti)
 	if (!fc)
 		return;
 	fanraid_r6_destroy(fc);
+	fanraid_ra_destroy(fc);
 	flush_work(&fc->trigger_event);
 	for (i = 0; i < fc->ndevs; i++)
 		if (fc->devs[i].dm_dev)

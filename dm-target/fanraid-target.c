@@ -10,19 +10,24 @@
 
 #include "fanraid.h"
 
-/* Stop the RAID6 sync walk so suspend never waits on it; resume restarts it. */
+/*
+ * Stop the RAID6 sync walk and drain the readahead queues so suspend never
+ * waits on them; resume restarts both.
+ */
 static void fanraid_presuspend(struct dm_target *ti)
 {
 	struct fanraid_c *fc = ti->private;
 
 	if (fc->r6)
 		fanraid_sync_presuspend(fc);
+	fanraid_ra_presuspend(fc);
 }
 
 static void fanraid_resume(struct dm_target *ti)
 {
 	struct fanraid_c *fc = ti->private;
 
+	fanraid_ra_resume(fc);
 	if (fc->r6)
 		fanraid_sync_resume(fc);
 }

@@ -31,9 +31,22 @@
 /* Operations in flight per array: bounds RAID6 memory to this many ops' pages. */
 #define FANRAID_R6_MAX_ACTIVE	16
 
+/* Readahead cache segments: at most this much of one chunk, on one member. */
+#define FANRAID_RA_SEG_SECTORS	256
+#define FANRAID_RA_SEG_PAGES	(FANRAID_RA_SEG_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
+/* Read streams followed at once (e.g. several readers of a mixed workload). */
+#define FANRAID_RA_STREAMS	8
+/* Fetches one read may queue, so the map path stays short. */
+#define FANRAID_RA_MAX_FETCH	256
+#define FANRAID_RA_DEFAULT_WINDOW	2	/* stripes */
+#define FANRAID_RA_MAX_WINDOW	64
+#define FANRAID_RA_MIN_CACHE_MB	16
+#define FANRAID_RA_MAX_CACHE_MB	4096
+
 enum fanraid_flush_policy {
 	FANRAID_FLUSH_PASSTHROUGH,	/* default: every flush reaches every member */
 	FANRAID_FLUSH_DROP,		/* non-volatile caches: flush and FUA acked here */
+	FANRAID_FLUSH_DIRTY,		/* only members written since their last flush */
 };
 
 /*
@@ -54,6 +67,8 @@ struct fanraid_dev {
 	struct dm_dev *dm_dev;
 	sector_t offset;	/* start of the member's data area */
 	struct fanraid_stats stats;
+	/* flush_policy dirty: a write completed since the last flush was sent */
+	atomic_t dirty;
 };
 
 /* What the RAID6 sync worker is doing. */
@@ -73,6 +88,20 @@ struct fanraid_features {
 	bool max_sync_rate_set;
 	DECLARE_BITMAP(rebuild, FR_MAX_DEVS);
 	bool resync;
+	bool readahead;			/* on by default */
+	bool readahead_set;
+	u32 ra_window;			/* stripes ahead of a stream, at most */
+	bool ra_window_set;
+	u32 ra_cache_mb;		/* cache size; 0 = no cache, no readahead */
+	bool ra_cache_mb_set;
+};
+
+/* Whole-array readahead counters, in INFO status after mismatch_cnt. */
+struct fanraid_ra_stats {
+	atomic64_t hits;		/* reads served by the cache */
+	atomic64_t misses;		/* reads sent to their member */
+	atomic64_t prefetched;		/* sectors fetched ahead */
+	atomic64_t wasted;		/* fetched sectors dropped unread */
 };
 
 /* RAID6 state: the workers, their memory pools and the per-row write locks. */
@@ -98,6 +127,9 @@ struct fanraid_c {
 	struct fr_geom geom;
 	struct fanraid_features features;
 	struct fanraid_r6 *r6;		/* NULL for RAID0 */
+	struct fanraid_ra *ra;		/* NULL without a readahead cache */
+	struct fanraid_ra_stats ra_stats;
+	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Members failed by an I/O error or a "fail" message (RAID6). */
 	DECLARE_BITMAP(failed, FR_MAX_DEVS);
 	/* dm_table_event() may sleep, so end_io defers it here. */
@@ -111,6 +143,8 @@ struct fanraid_bio {
 	struct fanraid_c *fc;
 	struct work_struct work;	/* RAID6 worker item */
 	struct bvec_iter iter;		/* RAID6 read as mapped, to retry degraded */
+	sector_t wstart;		/* logical range a write covers, for readahead */
+	sector_t wlen;			/* 0 for reads and flushes */
 	u32 dev;			/* member the clone went to */
 	bool handled;			/* completed by fanraid itself, counted there */
 };
@@ -119,6 +153,7 @@ struct fanraid_bio {
 int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv);
 void fanraid_dtr(struct dm_target *ti);
 const char *fanraid_flush_policy_name(enum fanraid_flush_policy policy);
+int fanraid_parse_on_off(const char *value, bool *on);
 
 /* fanraid-map.c */
 int fanraid_map(struct dm_target *ti, struct bio *bio);
@@ -141,6 +176,14 @@ void fanraid_sync_resume(struct fanraid_c *fc);
 void fanraid_sync_presuspend(struct fanraid_c *fc);
 int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action);
 const char *fanraid_sync_action_name(enum fanraid_sync_action action);
+
+/* fanraid-readahead.c */
+int fanraid_ra_create(struct fanraid_c *fc, char **error);
+void fanraid_ra_destroy(struct fanraid_c *fc);
+int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio);
+void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
+void fanraid_ra_presuspend(struct fanraid_c *fc);
+void fanraid_ra_resume(struct fanraid_c *fc);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

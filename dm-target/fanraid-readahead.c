@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid readahead: per-member prefetch queues and a bounded cache.
+ *
+ * A reader that issues one request at a time (O_DIRECT at queue depth 1,
+ * dd, iozone) keeps one member busy on a plain stripe however many members
+ * there are. fanraid watches read streams; once a stream is sequential it
+ * prefetches whole stripes ahead of it, queued per member so that every
+ * member works at once and a slow member holds up only its own queue. Reads
+ * that find their segment cached (or being fetched) are served from it.
+ *
+ * The cache holds fixed segments of at most FANRAID_RA_SEG_SECTORS of one
+ * chunk, so each segment lives on one member. Reads are trimmed to a
+ * segment with dm_accept_partial_bio(). Writes drop the segments they
+ * overlap twice: when mapped, and when complete, so a prefetch that raced
+ * with the write can never be served to a read issued after it completed.
+ *
+ * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
+ * lists, the streams and every segment's state; each member queue has its
+ * own spinlock. Nothing on the map path sleeps or allocates.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "fanraid.h"
+
+enum fanraid_ra_state {
+	FANRAID_RA_FREE,
+	FANRAID_RA_QUEUED,	/* on a member queue, not yet submitted */
+	FANRAID_RA_READING,
+	FANRAID_RA_VALID,
+};
+
+struct fanraid_ra_seg {
+	struct hlist_node hash;		/* while findable: not stale */
+	struct list_head lru;		/* free list, or LRU of valid segments */
+	struct list_head queue;		/* member submit or done queue */
+	struct fanraid_ra *ra;
+	u64 index;			/* logical sector >> seg_shift */
+	u32 dev;
+	sector_t member_sector;
+	enum fanraid_ra_state state;
+	bool stale;			/* overlapped by a write: never serve */
+	bool used;			/* served at least one read */
+	blk_status_t status;
+	int refs;			/* copies in progress */
+	struct bio_list waiters;	/* reads waiting for the fetch */
+	struct page *pages[FANRAID_RA_SEG_PAGES];
+};
+
+struct fanraid_ra_stream {
+	sector_t next;			/* where the stream is expected to read next */
+	sector_t fetched;		/* prefetch issued up to here */
+	u32 window;			/* current window, in stripes */
+	unsigned long used;		/* jiffies, to recycle the oldest */
+};
+
+/* One member's queue and its worker. */
+struct fanraid_ra_queue {
+	spinlock_t lock;
+	struct list_head submit;
+	struct list_head done;
+	struct work_struct work;
+	struct fanraid_ra *ra;
+};
+
+struct fanraid_ra {
+	struct fanraid_c *fc;
+	spinlock_t lock;
+	bool stopped;			/* suspending: queue no new fetches */
+	struct hlist_head *hash;
+	u32 hash_mask;
+	struct list_head free;
+	struct list_head lru;
+	struct fanraid_ra_stream streams[FANRAID_RA_STREAMS];
+	u32 seg_sectors;
+	u32 seg_shift;
+	u32 nsegs;
+	u32 max_window;			/* stripes: half the cache, so windows never thrash */
+	struct fanraid_ra_seg *segs;
+	struct workqueue_struct *wq;
+	struct bio_set bs;
+	struct fanraid_ra_queue *queues;
+};
+
+static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra, u64 index)
+{
+	return &ra->hash[hash_64(index, 32) & ra->hash_mask];
+}
+
+static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
+{
+	struct fanraid_ra_seg *seg;
+
+	hlist_for_each_entry(seg, fanraid_ra_bucket(ra, index), hash)
+		if (seg->index == index)
+			return seg;
+	return NULL;
+}
+
+/* Back to the free list; ra->lock held, nobody references @seg. */
+static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	if (!seg->used)
+		atomic64_add(ra->seg_sectors, &ra->fc->ra_stats.wasted);
+	seg->state = FANRAID_RA_FREE;
+	seg->stale = false;
+	list_move(&seg->lru, &ra->free);
+}
+
+/* Make @seg unfindable; free it now if nothing still uses it. ra->lock held. */
+static void fanraid_ra_drop(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	hlist_del_init(&seg->hash);
+	seg->stale = true;
+	if (seg->state == FANRAID_RA_VALID && !seg->refs)
+		fanraid_ra_release(ra, seg);
+}
+
+/* A segment to fetch into: a free one, else the least recently used idle one. */
+static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
+{
+	struct fanraid_ra_seg *seg;
+
+	if (!list_empty(&ra->free))
+		return list_first_entry(&ra->free, struct fanraid_ra_seg, lru);
+	list_for_each_entry_reverse(seg, &ra->lru, lru) {
+		if (seg->refs)
+			continue;
+		hlist_del_init(&seg->hash);
+		fanraid_ra_release(ra, seg);
+		return seg;
+	}
+	return NULL;
+}
+
+/*
+ * Queue the fetch of segment @index on its member. ra->lock held. Returns
+ * the member whose queue got it; -EEXIST or -ENODEV when the segment needs
+ * no fetch (cached, or past the end, or on a member read only degraded);
+ * -ENOSPC when every segment is in use.
+ */
+static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
+{
+	struct fanraid_c *fc = ra->fc;
+	sector_t logical = index << ra->seg_shift;
+	struct fanraid_ra_queue *q;
+	struct fanraid_ra_seg *seg;
+	struct fr_loc loc;
+
+	if (logical >= fc->ti->len)
+		return -ENODEV;
+	if (fanraid_ra_find(ra, index))
+		return -EEXIST;
+	fr_geom_map(&fc->geom, logical, &loc);
+	/* A member that cannot be read directly is served by the RAID6 worker. */
+	if (fanraid_is_failed(fc, loc.dev) ||
+	    fanraid_is_stale(fc, loc.dev, loc.sector))
+		return -ENODEV;
+	seg = fanraid_ra_grab(ra);
+	if (!seg)
+		return -ENOSPC;
+
+	list_del_init(&seg->lru);
+	seg->index = index;
+	seg->dev = loc.dev;
+	seg->member_sector = loc.sector;
+	seg->state = FANRAID_RA_QUEUED;
+	seg->used = false;
+	seg->status = BLK_STS_OK;
+	bio_list_init(&seg->waiters);
+	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, index));
+	atomic64_add(ra->seg_sectors, &fc->ra_stats.prefetched);
+
+	q = &ra->queues[loc.dev];
+	spin_lock(&q->lock);
+	list_add_tail(&seg->queue, &q->submit);
+	spin_unlock(&q->lock);
+	return loc.dev;
+}
+
+/*
+ * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
+ * of it. The window starts at one stripe and doubles, up to the configured
+ * window, while the stream stays sequential; a read that fits no stream
+ * takes over the oldest one with an empty window.
+ */
+static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
+			       sector_t end)
+{
+	struct fanraid_c *fc = ra->fc;
+	sector_t stripe = fr_geom_full_stripe_sectors(&fc->geom);
+	u32 window = min(READ_ONCE(fc->features.ra_window), ra->max_window);
+	/* Concurrent readers of one stream arrive out of order by up to a window. */
+	sector_t slack = stripe * window + 2048;
+	struct fanraid_ra_stream *st, *oldest = &ra->streams[0];
+	DECLARE_BITMAP(kick, FR_MAX_DEVS);
+	u64 index, last;
+	sector_t goal;
+	u32 dev;
+	int i, fetched = 0;
+
+	if (ra->stopped)
+		return;
+	bitmap_zero(kick, FR_MAX_DEVS);
+	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
+		st = &ra->streams[i];
+		if (start + slack >= st->next && start <= st->next + slack &&
+		    st->used)
+			break;
+		if (time_before(st->used, oldest->used))
+			oldest = st;
+	}
+	if (i == FANRAID_RA_STREAMS) {
+		oldest->next = end;
+		oldest->fetched = end;
+		oldest->window = 0;
+		oldest->used = jiffies;
+		return;
+	}
+
+	st->used = jiffies;
+	st->next = max(st->next, end);
+	st->window = clamp_t(u32, st->window * 2, 1, window);
+	goal = min_t(sector_t, st->next + stripe * st->window, fc->ti->len);
+	if (st->fetched < st->next)
+		st->fetched = st->next;
+	if (st->fetched >= goal)
+		return;
+
+	index = st->fetched >> ra->seg_shift;
+	last = (goal - 1) >> ra->seg_shift;
+	for (; index <= last && fetched < FANRAID_RA_MAX_FETCH; index++) {
+		int r = fanraid_ra_fetch(ra, index);
+
+		if (r == -ENOSPC)
+			break;	/* the cache is full of segments in use */
+		if (r >= 0) {
+			set_bit(r, kick);
+			fetched++;
+		}
+	}
+	st->fetched = min_t(sector_t, (sector_t)index << ra->seg_shift, goal);
+
+	for_each_set_bit(dev, kick, FR_MAX_DEVS)
+		queue_work(ra->wq, &ra->queues[dev].work);
+}
+
+/* Copy the segment's bytes that @bio asks for into @bio. */
+static void fanraid_ra_copy(struct fanraid_ra *ra, struct fanraid_ra_seg *seg,
+			    struct bio *bio)
+{
+	sector_t logical = dm_target_offset(ra->fc->ti, bio->bi_iter.bi_sector);
+	unsigned int pos = (logical & (ra->seg_sectors - 1)) << SECTOR_SHIFT;
+	struct bio_vec bv;
+	struct bvec_iter iter;
+
+	bio_for_each_segment(bv, bio, iter) {
+		unsigned int done = 0;
+
+		while (done < bv.bv_len) {
+			struct page *page = seg->pages[pos >> PAGE_SHIFT];
+			unsigned int off = offset_in_page(pos);
+			unsigned int len = min(bv.bv_len - done,
+					       (unsigned int)PAGE_SIZE - off);
+			void *mem = bvec_kmap_local(&bv);
+
+			memcpy(mem + done, page_address(page) + off, len);
+			kunmap_local(mem);
+			done += len;
+			pos += len;
+		}
+	}
+}
+
+static void fanraid_ra_put(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ra->lock, flags);
+	if (!--seg->refs && seg->stale)
+		fanraid_ra_release(ra, seg);
+	spin_unlock_irqrestore(&ra->lock, flags);
+}
+
+/*
+ * Map path for a read: trim it to one segment, feed the stream detector,
+ * and serve it from the cache when the segment is there or on its way.
+ * Returns DM_MAPIO_SUBMITTED when the cache took the bio, else
+ * DM_MAPIO_REMAPPED for the caller to send it to its member.
+ */
+int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
+{
+	struct fanraid_ra *ra = fc->ra;
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	u32 left = ra->seg_sectors - (logical & (ra->seg_sectors - 1));
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	struct fanraid_ra_seg *seg;
+	unsigned long flags;
+
+	if (bio_sectors(bio) > left)
+		dm_accept_partial_bio(bio, left);
+
+	spin_lock_irqsave(&ra->lock, flags);
+	fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
+	seg = fanraid_ra_find(ra, logical >> ra->seg_shift);
+	if (!seg) {
+		spin_unlock_irqrestore(&ra->lock, flags);
+		atomic64_inc(&fc->ra_stats.misses);
+		return DM_MAPIO_REMAPPED;
+	}
+	seg->used = true;
+	fb->handled = true;
+	fb->dev = seg->dev;
+	atomic64_inc(&fc->ra_stats.hits);
+	if (seg->state != FANRAID_RA_VALID) {
+		bio_list_add(&seg->waiters, bio);
+		spin_unlock_irqrestore(&ra->lock, flags);
+		return DM_MAPIO_SUBMITTED;
+	}
+	seg->refs++;
+	/* A stream reads a segment once: read ones go first when space is needed. */
+	list_move_tail(&seg->lru, &ra->lru);
+	spin_unlock_irqrestore(&ra->lock, flags);
+
+	fanraid_ra_copy(ra, seg, bio);
+	fanraid_ra_put(ra, seg);
+	bio_endio(bio);
+	return DM_MAPIO_SUBMITTED;
+}
+
+static void fanraid_ra_drop_all(struct fanraid_ra *ra)
+{
+	u32 i;
+
+	for (i = 0; i < ra->nsegs; i++)
+		if (!hlist_unhashed(&ra->segs[i].hash))
+			fanraid_ra_drop(ra, &ra->segs[i]);
+}
+
+/* Drop every cached segment that overlaps logical [@start, @start + @len). */
+void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
+{
+	struct fanraid_ra *ra = fc->ra;
+	struct fanraid_ra_seg *seg;
+	unsigned long flags;
+	u64 index, last;
+
+	if (!ra || !len)
+		return;
+	index = start >> ra->seg_shift;
+	last = (start + len - 1) >> ra->seg_shift;
+	spin_lock_irqsave(&ra->lock, flags);
+	if (last - index >= ra->nsegs) {
+		/* A large discard: cheaper to drop everything. */
+		fanraid_ra_drop_all(ra);
+	} else {
+		for (; index <= last; index++) {
+			seg = fanraid_ra_find(ra, index);
+			if (seg)
+				fanraid_ra_drop(ra, seg);
+		}
+	}
+	spin_unlock_irqrestore(&ra->lock, flags);
+}
+
+static void fanraid_ra_endio(struct bio *bio)
+{
+	struct fanraid_ra_seg *seg = bio->bi_private;
+	struct fanraid_ra_queue *q = &seg->ra->queues[seg->dev];
+	unsigned long flags;
+
+	seg->status = bio->bi_status;
+	bio_put(bio);
+	spin_lock_irqsave(&q->lock, flags);
+	list_add_tail(&seg->queue, &q->done);
+	spin_unlock_irqrestore(&q->lock, flags);
+	queue_work(seg->ra->wq, &q->work);
+}
+
+/* Send a read that the cache cannot serve to its member after all. */
+static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
+{
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	struct fr_loc loc;
+
+	fr_geom_map(&fc->geom, logical, &loc);
+	if (fc->r6 && (fanraid_is_failed(fc, loc.dev) ||
+		       fanraid_is_stale(fc, loc.dev, loc.sector))) {
+		fanraid_r6_queue(fc, bio, loc.dev);
+		return;
+	}
+	fb->handled = false;
+	fb->dev = loc.dev;
+	fb->iter = bio->bi_iter;
+	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
+	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
+	atomic64_inc(&fc->devs[loc.dev].stats.reads);
+	atomic64_add(bio_sectors(bio), &fc->devs[loc.dev].stats.read_sectors);
+	submit_bio_noacct(bio);
+}
+
+/* A fetch ended: serve its waiters, or send them to the member if it failed. */
+static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	struct fanraid_c *fc = ra->fc;
+	struct bio_list waiters;
+	unsigned long flags;
+	bool good;
+	struct bio *bio;
+
+	spin_lock_irqsave(&ra->lock, flags);
+	waiters = seg->waiters;
+	bio_list_init(&seg->waiters);
+	good = seg->status == BLK_STS_OK && !seg->stale;
+	seg->state = FANRAID_RA_VALID;
+	if (good) {
+		seg->refs++;
+		/* Served at once to waiters: as good as read, so evict it first. */
+		if (bio_list_empty(&waiters))
+			list_add(&seg->lru, &ra->lru);
+		else
+			list_add_tail(&seg->lru, &ra->lru);
+	} else {
+		/* Failed fetches are not member faults: the reads retry directly. */
+		seg->used = true;
+		if (!hlist_unhashed(&seg->hash))
+			hlist_del_init(&seg->hash);
+		seg->stale = true;
+		INIT_LIST_HEAD(&seg->lru);
+		if (!seg->refs)
+			fanraid_ra_release(ra, seg);
+	}
+	spin_unlock_irqrestore(&ra->lock, flags);
+
+	while ((bio = bio_list_pop(&waiters))) {
+		if (good) {
+			fanraid_ra_copy(ra, seg, bio);
+			bio_endio(bio);
+		} else {
+			fanraid_ra_resubmit(fc, bio);
+		}
+	}
+	if (good)
+		fanraid_ra_put(ra, seg);
+}
+
+/* Member worker: submit queued fetches in one plug, finish completed ones. */
+static void fanraid_ra_work(struct work_struct *work)
+{
+	struct fanraid_ra_queue *q = container_of(work, struct fanraid_ra_queue,
+						  work);
+	struct fanraid_ra *ra = q->ra;
+	struct fanraid_c *fc = ra->fc;
+	struct fanraid_ra_seg *seg, *tmp;
+	struct blk_plug plug;
+	LIST_HEAD(submit);
+	LIST_HEAD(done);
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_splice_init(&q->submit, &submit);
+	list_splice_init(&q->done, &done);
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	list_for_each_entry_safe(seg, tmp, &done, queue) {
+		list_del_init(&seg->queue);
+		fanraid_ra_complete(ra, seg);
+	}
+
+	blk_start_plug(&plug);
+	list_for_each_entry_safe(seg, tmp, &submit, queue) {
+		struct fanraid_dev *d = &fc->devs[seg->dev];
+		struct bio *bio;
+
+		list_del_init(&seg->queue);
+		spin_lock_irqsave(&ra->lock, flags);
+		seg->state = FANRAID_RA_READING;
+		spin_unlock_irqrestore(&ra->lock, flags);
+
+		bio = bio_alloc_bioset(d->dm_dev->bdev, FANRAID_RA_SEG_PAGES,
+				       REQ_OP_READ | REQ_RAHEAD, GFP_NOIO,
+				       &ra->bs);
+		bio->bi_iter.bi_sector = d->offset + seg->member_sector;
+		bio->bi_private = seg;
+		bio->bi_end_io = fanraid_ra_endio;
+		for (i = 0; i < ra->seg_sectors >> (PAGE_SHIFT - SECTOR_SHIFT); i++)
+			__bio_add_page(bio, seg->pages[i], PAGE_SIZE, 0);
+		atomic64_inc(&d->stats.reads);
+		atomic64_add(ra->seg_sectors, &d->stats.read_sectors);
+		submit_bio_noacct(bio);
+	}
+	blk_finish_plug(&plug);
+}
+
+/* Wait until no fetch is queued, in flight or unfinished. */
+static void fanraid_ra_drain(struct fanraid_ra *ra)
+{
+	unsigned long flags;
+	bool busy;
+	u32 i;
+
+	do {
+		flush_workqueue(ra->wq);
+		busy = false;
+		spin_lock_irqsave(&ra->lock, flags);
+		for (i = 0; i < ra->nsegs; i++)
+			if (ra->segs[i].state == FANRAID_RA_QUEUED ||
+			    ra->segs[i].state == FANRAID_RA_READING)
+				busy = true;
+		spin_unlock_irqrestore(&ra->lock, flags);
+		if (busy)
+			msleep(1);
+	} while (busy);
+}
+
+/*
+ * Presuspend: queue nothing new, let every fetch finish and forget the
+ * cache, since the members may be written behind our back (a reload, a
+ * rebuild from userspace) before resume.
+ */
+void fanraid_ra_presuspend(struct fanraid_c *fc)
+{
+	struct fanraid_ra *ra = fc->ra;
+	unsigned long flags;
+
+	if (!ra)
+		return;
+	spin_lock_irqsave(&ra->lock, flags);
+	ra->stopped = true;
+	spin_unlock_irqrestore(&ra->lock, flags);
+	fanraid_ra_drain(ra);
+	spin_lock_irqsave(&ra->lock, flags);
+	fanraid_ra_drop_all(ra);
+	memset(ra->streams, 0, sizeof(ra->streams));
+	spin_unlock_irqrestore(&ra->lock, flags);
+}
+
+void fanraid_ra_resume(struct fanraid_c *fc)
+{
+	struct fanraid_ra *ra = fc->ra;
+	unsigned long flags;
+
+	if (!ra)
+		return;
+	spin_lock_irqsave(&ra->lock, flags);
+	ra->stopped = false;
+	spin_unlock_irqrestore(&ra->lock, flags);
+}
+
+int fanraid_ra_create(struct fanraid_c *fc, char **error)
+{
+	u64 bytes = (u64)fc->features.ra_cache_mb << 20;
+	u32 seg_sectors = min_t(u32, fc->geom.chunk_sectors,
+				FANRAID_RA_SEG_SECTORS);
+	u32 pages = seg_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
+	struct fanraid_ra *ra;
+	u32 i, p, buckets;
+
+	ra = kzalloc(sizeof(*ra), GFP_KERNEL);
+	if (!ra) {
+		*error = "Cannot allocate readahead state";
+		return -ENOMEM;
+	}
+	fc->ra = ra;
+	ra->fc = fc;
+	spin_lock_init(&ra->lock);
+	INIT_LIST_HEAD(&ra->free);
+	INIT_LIST_HEAD(&ra->lru);
+	ra->seg_sectors = seg_sectors;
+	ra->seg_shift = ilog2(seg_sectors);
+	ra->nsegs = max_t(u64, div_u64(bytes, seg_sectors << SECTOR_SHIFT), 1);
+	ra->max_window = max_t(u64, div64_u64((u64)ra->nsegs * seg_sectors,
+					      2 * fr_geom_full_stripe_sectors(&fc->geom)), 1);
+	buckets = roundup_pow_of_two(ra->nsegs);
+	ra->hash_mask = buckets - 1;
+
+	ra->hash = kvcalloc(buckets, sizeof(*ra->hash), GFP_KERNEL);
+	ra->segs = kvcalloc(ra->nsegs, sizeof(*ra->segs), GFP_KERNEL);
+	ra->queues = kcalloc(fc->ndevs, sizeof(*ra->queues), GFP_KERNEL);
+	if (!ra->hash || !ra->segs || !ra->queues) {
+		*error = "Cannot allocate readahead cache";
+		return -ENOMEM;
+	}
+	for (i = 0; i < ra->nsegs; i++) {
+		struct fanraid_ra_seg *seg = &ra->segs[i];
+
+		seg->ra = ra;
+		seg->used = true;
+		INIT_HLIST_NODE(&seg->hash);
+		INIT_LIST_HEAD(&seg->queue);
+		list_add_tail(&seg->lru, &ra->free);
+		for (p = 0; p < pages; p++) {
+			seg->pages[p] = alloc_page(GFP_KERNEL);
+			if (!seg->pages[p]) {
+				*error = "Cannot allocate readahead cache";
+				return -ENOMEM;
+			}
+		}
+	}
+	for (i = 0; i < fc->ndevs; i++) {
+		struct fanraid_ra_queue *q = &ra->queues[i];
+
+		spin_lock_init(&q->lock);
+		INIT_LIST_HEAD(&q->submit);
+		INIT_LIST_HEAD(&q->done);
+		INIT_WORK(&q->work, fanraid_ra_work);
+		q->ra = ra;
+	}
+	if (bioset_init(&ra->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS)) {
+		*error = "Cannot allocate readahead bio set";
+		return -ENOMEM;
+	}
+	/* High priority: a fetch is what the reader is waiting for. */
+	ra->wq = alloc_workqueue("kfanraid_ra", WQ_MEM_RECLAIM | WQ_HIGHPRI |
+				 WQ_UNBOUND, 0);
+	if (!ra->wq) {
+		*error = "Cannot allocate readahead workqueue";
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fanraid_ra_destroy(struct fanraid_c *fc)
+{
+	struct fanraid_ra *ra = fc->ra;
+	u32 i, p;
+
+	if (!ra)
+		return;
+	if (ra->wq) {
+		fanraid_ra_drain(ra);
+		destroy_workqueue(ra->wq);
+	}
+	bioset_exit(&ra->bs);
+	if (ra->segs)
+		for (i = 0; i < ra->nsegs; i++)
+			for (p = 0; p < FANRAID_RA_SEG_PAGES; p++)
+				if (ra->segs[i].pages[p])
+					__free_page(ra->segs[i].pages[p]);
+	kvfree(ra->segs);
+	kvfree(ra->hash);
+	kfree(ra->queues);
+	kfree(ra);
+	fc->ra = NULL;
+}
