@@ -234,11 +234,13 @@ typedef int (*rc_mismatch_fn)(const struct rc_mismatch *m, void *ctx);
  * @param fn  Told about each mismatching parity block, may be NULL.
  * @param bad Set to the number of mismatching parity blocks found.
  * Members being rebuilt are read as they are, so rows they have not
- * reached yet will mismatch.
+ * reached yet will mismatch. With one member missing, the parity block it
+ * held is not checked, and a data chunk it held is rebuilt from P so that
+ * Q still checks the row.
  *
  * @return 0 when the scan finished (whatever it found), -EINVAL for a
- *         RAID0 array, a missing member or rows past the end, -errno on
- *         I/O error, or @p fn's non-zero return.
+ *         RAID0 array, two missing members or rows past the end, -errno
+ *         on I/O error, or @p fn's non-zero return.
  */
 int rc_array_verify(struct rc_array *a, u64 first, u64 count,
 		    rc_mismatch_fn fn, void *ctx, u64 *bad);
@@ -277,5 +279,110 @@ int rc_array_build(struct rc_array *a, int fd);
  * @return 0 or -errno.
  */
 int rc_array_rebuild(struct rc_array *a, unsigned int dev);
+
+/*
+ * The same array described by options instead of a table line
+ * (`raidcalc verify --level 6 --chunk 512K --data-offset 1M MEMBER...`).
+ */
+
+/** What the options say; everything in 512-byte sectors. */
+struct rc_array_spec {
+	u32 level;		/* enum fr_level */
+	u32 ndevs;		/* members */
+	u32 chunk_sectors;
+	u64 data_offset;	/* where the data area starts, on every member */
+	u64 len;		/* array (logical) size, 0 when not given */
+	u64 member_sectors;	/* whole member size, 0: measure the members */
+	const char *const *names; /* ndevs paths, "missing" for an absent
+				   * one; NULL for geometry alone */
+};
+
+/**
+ * @brief Fill @p a from @p s as rc_array_parse() would from the equivalent
+ * table line, so both forms share every operation below.
+ *
+ * The member data area is, in order of preference:
+ *  - fr_geom_member_sectors_for(@p s->len), the kernel's rule, when the
+ *    array size is given;
+ *  - @p s->member_sectors minus the data offset, rounded down to whole
+ *    chunks;
+ *  - the smallest present member (file or block device, measured here)
+ *    minus the data offset, rounded down to whole chunks.
+ * In the last two cases the array size is the resulting capacity.
+ *
+ * Members are not opened. "missing" needs raid6; at most two.
+ *
+ * @return 0, or -errno with a->error (static text) and a->error_dev set.
+ */
+int rc_array_define(struct rc_array *a, const struct rc_array_spec *s);
+
+/**
+ * @brief Parse a byte size: digits, then optionally K, M, G or T (powers
+ * of 1024, either case, "KiB" and "KB" accepted). A plain number is bytes.
+ *
+ * @return 0, -EINVAL for anything else, -ERANGE past 64 bits.
+ */
+int rc_parse_size(const char *s, u64 *bytes);
+
+/**
+ * @brief Print @p bytes with the largest suffix that divides it exactly
+ * ("512K", "7M", "1000"), so rc_parse_size() reads it back.
+ *
+ * @return what snprintf() returns.
+ */
+int rc_format_size(u64 bytes, char *buf, size_t size);
+
+/** Mismatches rc_array_verify_jobs() keeps for its report. */
+#define RC_VERIFY_KEEP	16
+
+/** What a parallel verify found. */
+struct rc_verify_report {
+	u64 rows;		/* rows checked */
+	u64 bad;		/* mismatching parity blocks, all of them */
+	unsigned int nkept;	/* entries in kept[] */
+	struct rc_mismatch kept[RC_VERIFY_KEEP]; /* the lowest rows, P first */
+	unsigned int jobs;	/* threads that ran */
+};
+
+/** Told every so often how many of @p total rows are done. */
+typedef void (*rc_progress_fn)(u64 done, u64 total, void *ctx);
+
+/**
+ * @brief rc_array_verify() on @p jobs threads: rows are handed out in
+ * batches from a shared counter, each thread reads with its own buffers
+ * and its own copy of @p a, so parity work and I/O overlap across cores.
+ *
+ * @param jobs     Threads, 1..RC_MAX_JOBS; fewer when there are fewer
+ *                 batches than threads.
+ * @param progress Called from the calling thread about 4 times a second
+ *                 while the threads run, and once at the end; may be NULL.
+ * @param r        The result; its kept[] is sorted by row, P before Q.
+ *
+ * With one member missing, each row is still checked as far as it can be:
+ * the parity the missing member held is skipped, and a missing data chunk
+ * is rebuilt from P so that Q checks the whole row.
+ *
+ * @return 0 when the scan finished (whatever it found), -EINVAL for raid0,
+ *         two missing members or rows past the end, -errno on I/O error
+ *         (a->error and a->error_dev say where).
+ */
+int rc_array_verify_jobs(struct rc_array *a, u64 first, u64 count,
+			 unsigned int jobs, rc_progress_fn progress,
+			 void *ctx, struct rc_verify_report *r);
+
+/** Most threads rc_array_verify_jobs() starts. */
+#define RC_MAX_JOBS	64
+
+/**
+ * @brief Rebuild the members in @p want (bitmask, one or two members of an
+ * open raid6 array) from the others, writing each one's data area to
+ * @p fds[member] at the byte position the member itself would hold it
+ * (its offset plus the position in the data area). Missing and rebuilding
+ * members count as lost too; at most two lost in all. The members are only
+ * read.
+ *
+ * @return 0 or -errno, with a->error and a->error_dev set.
+ */
+int rc_array_recover(struct rc_array *a, u64 want, const int *fds);
 
 #endif /* RAIDCALC_H */

@@ -15,7 +15,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include "raidcalc.h"
+#include "internal.h"
 
 /*
  * dmsetup prints members as MAJ:MIN. Without udev there may be no
@@ -63,6 +63,34 @@ static int rc_fd_size(int fd, const struct stat *st, u64 *bytes)
 }
 
 /*
+ * Read-only image files are read with O_DIRECT as well, so a verify of
+ * images just written by a VM or dd sees the file system's blocks and
+ * does not fill the page cache; only when the data area starts on a
+ * RC_BUF_ALIGN boundary, which every slice position then keeps.
+ */
+static bool rc_member_direct_ok(const struct rc_member *m)
+{
+	return !((m->offset << FR_SECTOR_SHIFT) & (RC_BUF_ALIGN - 1));
+}
+
+int rc_member_bytes(const char *dev, u64 *bytes)
+{
+	char path[RC_PATH_MAX];
+	struct stat st;
+	int fd, err;
+
+	err = rc_member_path(dev, path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : rc_fd_size(fd, &st, bytes);
+	close(fd);
+	return err;
+}
+
+/*
  * Writable regular files are created or grown to size, so `raidcalc build`
  * can make member images from nothing.
  */
@@ -81,13 +109,18 @@ static int rc_member_open(struct rc_array *a, unsigned int i, bool writable)
 		a->error = "Cannot resolve device name";
 		return err;
 	}
-	if (!stat(path, &st) && S_ISBLK(st.st_mode)) {
-		flags |= O_DIRECT;
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
 		m->direct = true;
-	} else if (writable) {
+	else if (writable)
 		flags |= O_CREAT;
+	else
+		m->direct = rc_member_direct_ok(m);
+	m->fd = open(path, flags | (m->direct ? O_DIRECT : 0), 0644);
+	/* tmpfs and some FUSE file systems refuse O_DIRECT: read cached */
+	if (m->fd < 0 && errno == EINVAL && m->direct) {
+		m->direct = false;
+		m->fd = open(path, flags, 0644);
 	}
-	m->fd = open(path, flags, 0644);
 	if (m->fd < 0) {
 		a->error = "Cannot open member";
 		return -errno;
@@ -159,14 +192,12 @@ int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
 	return 0;
 }
 
-int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
-		    const void *buf, size_t bytes, u64 pos)
+int rc_fd_pwrite(int fd, const void *buf, size_t bytes, u64 at)
 {
-	off_t at = (off_t)((a->members[dev].offset << FR_SECTOR_SHIFT) + pos);
 	ssize_t n;
 
 	while (bytes) {
-		n = pwrite(a->members[dev].fd, buf, bytes, at);
+		n = pwrite(fd, buf, bytes, (off_t)at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -175,9 +206,16 @@ int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
 			return -EIO;
 		buf = (const u8 *)buf + n;
 		bytes -= (size_t)n;
-		at += n;
+		at += (u64)n;
 	}
 	return 0;
+}
+
+int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
+		    const void *buf, size_t bytes, u64 pos)
+{
+	return rc_fd_pwrite(a->members[dev].fd, buf, bytes,
+			    (a->members[dev].offset << FR_SECTOR_SHIFT) + pos);
 }
 
 void *rc_array_buf_alloc(size_t bytes)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "raidcalc.h"
+#include "internal.h"
 
 /* Words not yet consumed. */
 struct rc_words {
@@ -269,7 +269,7 @@ static int rc_parse_span(struct rc_array *a, struct rc_words *w, u64 *len)
 }
 
 /* Member byte positions are off_t: offset plus data area must fit one. */
-static int rc_check_offsets(struct rc_array *a)
+int rc_array_check_offsets(struct rc_array *a)
 {
 	const u64 max = (u64)INT64_MAX >> FR_SECTOR_SHIFT;
 	unsigned int i;
@@ -318,7 +318,7 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	gerr = fr_geom_init(&a->geom, level, a->nmembers, chunk, ms);
 	if (gerr)
 		return rc_fail_line(a, fr_geom_strerror(gerr));
-	return rc_check_offsets(a);
+	return rc_array_check_offsets(a);
 }
 
 /* Words the feature group takes: a name and its value count as two. */

@@ -45,4 +45,13 @@ static inline int rc_recover_args(unsigned int ndevs, size_t len, void **ptrs,
 	return 0;
 }
 
+/* pwrite() of all @bytes at byte @at, across short writes; 0 or -errno. */
+int rc_fd_pwrite(int fd, const void *buf, size_t bytes, u64 at);
+
+/* Size in bytes of a member file or block device ("MAJ:MIN" resolved). */
+int rc_member_bytes(const char *dev, u64 *bytes);
+
+/* Offset plus data area of every member must fit an off_t. */
+int rc_array_check_offsets(struct rc_array *a);
+
 #endif /* RC_INTERNAL_H */

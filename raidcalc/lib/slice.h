@@ -55,4 +55,12 @@ static inline u64 rc_slice_lost(const struct rc_array *a)
  */
 int rc_slice_recover(struct rc_slice *s, u64 lost);
 
+/*
+ * Verify rows [@first, @first + @count) with @s's buffers; the checks of
+ * rc_array_verify() must have passed (rc_verify_args()). Adds to *@bad.
+ */
+int rc_verify_rows(struct rc_slice *s, u64 first, u64 count,
+		   rc_mismatch_fn fn, void *ctx, u64 *bad);
+int rc_verify_args(struct rc_array *a, u64 first, u64 count);
+
 #endif /* RC_SLICE_H */

@@ -25,7 +25,7 @@ static long rc_first_diff(const u8 *x, const u8 *y, size_t n)
  * Compares one slice's parity; reports each parity block at most once per
  * row (@reported carries P and Q flags across the row's slices).
  */
-static int rc_verify_slice(struct rc_slice *s, u64 row, u64 off,
+static int rc_verify_slice(struct rc_slice *s, u64 row, u64 off, u64 lost,
 			   unsigned int *reported, rc_mismatch_fn fn,
 			   void *ctx, u64 *bad)
 {
@@ -43,7 +43,9 @@ static int rc_verify_slice(struct rc_slice *s, u64 row, u64 off,
 	if (err)
 		return err;
 	for (p = 0; p < 2; p++) {
-		if (*reported & (1u << p))
+		m.dev = p ? fr_geom_q_dev(g, row) : fr_geom_p_dev(g, row);
+		/* a parity block that is not there cannot be wrong */
+		if ((*reported & (1u << p)) || (lost & (1ull << m.dev)))
 			continue;
 		at = rc_first_diff(want[k + p], s->ptrs[k + p], s->bytes);
 		if (at < 0)
@@ -52,7 +54,6 @@ static int rc_verify_slice(struct rc_slice *s, u64 row, u64 off,
 		(*bad)++;
 		m.row = row;
 		m.kind = p ? FR_BLOCK_Q : FR_BLOCK_P;
-		m.dev = p ? fr_geom_q_dev(g, row) : fr_geom_p_dev(g, row);
 		m.sector = (rc_slice_pos(s, row, off) + (u64)at) >>
 			   FR_SECTOR_SHIFT;
 		err = fn ? fn(&m, ctx) : 0;
@@ -62,40 +63,62 @@ static int rc_verify_slice(struct rc_slice *s, u64 row, u64 off,
 	return 0;
 }
 
-int rc_array_verify(struct rc_array *a, u64 first, u64 count,
-		    rc_mismatch_fn fn, void *ctx, u64 *bad)
+int rc_verify_rows(struct rc_slice *s, u64 first, u64 count,
+		   rc_mismatch_fn fn, void *ctx, u64 *bad)
 {
-	struct rc_slice s;
+	u64 row, off, lost;
 	unsigned int reported;
-	u64 row, off;
-	int err;
+	int err = 0;
 
-	*bad = 0;
+	/* members being rebuilt are read as they are; see raidcalc.h */
+	lost = rc_slice_lost(s->a) & ~s->a->rebuild;
+	for (row = first; row < first + count && !err; row++) {
+		rc_slice_order(s, row);
+		reported = 0;
+		for (off = 0; off < s->chunk_bytes && !err; off += s->bytes) {
+			err = rc_slice_read(s, row, off, lost);
+			/* a lost data chunk comes back from P, Q checks it */
+			if (!err)
+				err = rc_slice_recover(s, lost);
+			if (!err)
+				err = rc_verify_slice(s, row, off, lost,
+						      &reported, fn, ctx, bad);
+		}
+	}
+	return err;
+}
+
+int rc_verify_args(struct rc_array *a, u64 first, u64 count)
+{
 	if (a->geom.level != FR_LEVEL_RAID6) {
 		a->error = "Only raid6 has parity to verify";
 		return -EINVAL;
 	}
-	if (rc_slice_lost(a) & ~a->rebuild) {
-		a->error = "Cannot verify parity with a missing member";
+	if (__builtin_popcountll(rc_slice_lost(a) & ~a->rebuild) > 1) {
+		a->error = "Cannot verify parity with two members missing";
 		return -EINVAL;
 	}
 	if (first > a->geom.rows || count > a->geom.rows - first) {
 		a->error = "Rows past the end of the array";
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int rc_array_verify(struct rc_array *a, u64 first, u64 count,
+		    rc_mismatch_fn fn, void *ctx, u64 *bad)
+{
+	struct rc_slice s;
+	int err;
+
+	*bad = 0;
+	err = rc_verify_args(a, first, count);
+	if (err)
+		return err;
 	err = rc_slice_init(&s, a);
 	if (err)
 		return err;
-	for (row = first; row < first + count && !err; row++) {
-		rc_slice_order(&s, row);
-		reported = 0;
-		for (off = 0; off < s.chunk_bytes && !err; off += s.bytes) {
-			err = rc_slice_read(&s, row, off, 0);
-			if (!err)
-				err = rc_verify_slice(&s, row, off, &reported,
-						      fn, ctx, bad);
-		}
-	}
+	err = rc_verify_rows(&s, first, count, fn, ctx, bad);
 	rc_slice_free(&s);
 	return err;
 }

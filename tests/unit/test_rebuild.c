@@ -104,12 +104,86 @@ static void test_rebuild_rejects_raid0_and_unknown_member(void **state)
 	assert_string_equal(rc_t.a.error, "Only raid6 can rebuild a member");
 }
 
+/*
+ * recover: every pair and every single member of a 5-member array, their
+ * member files wiped first (so they cannot have been read), come back
+ * byte for byte in separate output files, at the member's own offset.
+ */
+static void test_recover_any_two_of_n_into_new_files(void **state)
+{
+	unsigned int i, j, d, off = 8;
+	u8 *want[5], *got, *junk;
+	int fds[FR_MAX_DEVS];
+	char out[2][128];
+	size_t bytes;
+	u64 mask;
+
+	(void)state;
+	assert_int_equal(rc_t_arr_make(&rc_t, "raid6", 16, 5, 16 * 3 * 6 + 3,
+				       off), 0);
+	assert_int_equal(rc_t_arr_built(&rc_t, 24), 0);
+	bytes = rc_t.a.geom.member_sectors * 512;
+	got = malloc(bytes);
+	junk = malloc(bytes);
+	assert_non_null(got);
+	assert_non_null(junk);
+	memset(junk, 0x5a, bytes);
+	for (d = 0; d < 5; d++) {
+		want[d] = malloc(bytes);
+		assert_non_null(want[d]);
+		assert_int_equal(rc_t_member_pread(&rc_t, d, want[d], bytes,
+						   off * 512), 0);
+	}
+	for (i = 0; i < 5; i++) {
+		for (j = i; j < 5; j++) {
+			mask = 1ull << i | 1ull << j;
+			memset(fds, 0xff, sizeof(fds));
+			for (d = 0; d < 5; d++) {
+				if (!(mask & (1ull << d)))
+					continue;
+				snprintf(out[d == j], sizeof(out[0]),
+					 "%s/out%u", rc_t.dir, d);
+				fds[d] = open(out[d == j], O_RDWR | O_CREAT |
+					      O_TRUNC, 0644);
+				assert_true(fds[d] >= 0);
+				assert_int_equal(rc_t_member_pwrite(&rc_t, d,
+						junk, bytes, off * 512), 0);
+			}
+			assert_int_equal(rc_array_recover(&rc_t.a, mask, fds),
+					 0);
+			for (d = 0; d < 5; d++) {
+				if (!(mask & (1ull << d)))
+					continue;
+				assert_int_equal(pread(fds[d], got, bytes,
+						       off * 512),
+						 (ssize_t)bytes);
+				assert_memory_equal(got, want[d], bytes);
+				close(fds[d]);
+				unlink(out[d == j]);
+				assert_int_equal(rc_t_member_pwrite(&rc_t, d,
+						want[d], bytes, off * 512), 0);
+			}
+		}
+	}
+	mask = 0x7;
+	assert_int_equal(rc_array_recover(&rc_t.a, mask, fds), -EINVAL);
+	assert_string_equal(rc_t.a.error,
+			    "More than two members lost: nothing to rebuild from");
+	assert_int_equal(rc_array_recover(&rc_t.a, 1ull << 5, fds), -EINVAL);
+	assert_string_equal(rc_t.a.error, "No such member");
+	for (d = 0; d < 5; d++)
+		free(want[d]);
+	free(got);
+	free(junk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_rebuild_restores_any_member, rc_t_teardown),
 		cmocka_unit_test_teardown(test_rebuild_works_with_another_member_missing, rc_t_teardown),
 		cmocka_unit_test_teardown(test_rebuild_rejects_raid0_and_unknown_member, rc_t_teardown),
+		cmocka_unit_test_teardown(test_recover_any_two_of_n_into_new_files, rc_t_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
