@@ -25,7 +25,7 @@ int fr_cmd_stop(const struct fr_opts *o)
 	struct fr_status st;
 	struct fr_table t;
 	uint32_t i, expected = 0;
-	bool health_known = false;
+	bool health_known = false, resyncing;
 	int ret, opened;
 
 	if (fr_array_open(name, &t, &len, uuid))
@@ -74,8 +74,15 @@ int fr_cmd_stop(const struct fr_opts *o)
 			expected++;
 		}
 	}
-	ret = fr_members_write(slots, t.ndevs, 0, FR_SB_STATE_DIRTY, failed,
-			       health_known ? ~failed : 0);
+	/* parity not fully resynced yet: stay dirty so assemble resyncs again */
+	resyncing = !health_known || !strcmp(st.action, "resync");
+	if (resyncing && t.level == FR_LEVEL_RAID6)
+		fr_warn("%s: stopped before the parity resync finished; the next assemble resyncs again",
+			name);
+	ret = fr_members_write(slots, t.ndevs, 0,
+			       resyncing && t.level == FR_LEVEL_RAID6 ? 0 :
+			       FR_SB_STATE_DIRTY,
+			       failed, health_known ? ~failed : 0);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
 	if (ret || opened != (int)expected) {
@@ -83,6 +90,7 @@ int fr_cmd_stop(const struct fr_opts *o)
 		       name, (int)expected - opened, expected);
 		return FR_EXIT_FAIL;
 	}
-	printf("%s: stopped; %u members marked clean\n", name, expected);
+	printf("%s: stopped; %u members marked %s\n", name, expected,
+	       resyncing && t.level == FR_LEVEL_RAID6 ? "dirty" : "clean");
 	return FR_EXIT_OK;
 }
