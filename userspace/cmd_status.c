@@ -51,23 +51,30 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 	       "\"sectors\": %llu, \"chunk_bytes\": %u, \"devices\": %u, "
 	       "\"flush_policy\": \"%s\", \"readahead_kb\": %ld, "
 	       "\"sync_current\": %llu, \"sync_total\": %llu, "
-	       "\"action\": \"%s\", \"members\": [",
+	       "\"action\": \"%s\", \"mismatch_sectors\": %llu, "
+	       "\"members\": [",
 	       uuid, fr_level_name(t->level), (unsigned long long)len << 9,
 	       (unsigned long long)len, t->chunk_sectors << 9, t->ndevs,
 	       fr_flush_name(t->flush_policy), ra,
 	       (unsigned long long)st->sync_cur,
-	       (unsigned long long)st->sync_total, st->action);
+	       (unsigned long long)st->sync_total, st->action,
+	       (unsigned long long)st->mismatch_cnt);
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
 
-		printf("%s\n      {\"slot\": %u, \"device\": ", i ? "," : "", i);
-		fr_json_string(stdout, paths[i]);
-		printf(", \"devno\": \"%u:%u\", \"offset_sectors\": %llu, "
-		       "\"health\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
+		printf("%s\n      {\"slot\": %u, ", i ? "," : "", i);
+		if (t->devs[i].missing) {
+			printf("\"device\": null, \"devno\": null, \"offset_sectors\": null");
+		} else {
+			printf("\"device\": ");
+			fr_json_string(stdout, paths[i]);
+			printf(", \"devno\": \"%u:%u\", \"offset_sectors\": %llu",
+			       t->devs[i].major, t->devs[i].minor,
+			       (unsigned long long)t->devs[i].offset);
+		}
+		printf(", \"health\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
 		       "\"read_sectors\": %llu, \"write_sectors\": %llu, "
 		       "\"flushes\": %llu, \"errors\": %llu}",
-		       t->devs[i].major, t->devs[i].minor,
-		       (unsigned long long)t->devs[i].offset,
 		       fr_health_name(st->health[i]),
 		       (unsigned long long)s->reads,
 		       (unsigned long long)s->writes,
@@ -97,9 +104,13 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		printf("%ld KiB\n", ra);
 	else
 		printf("unknown\n");
-	printf("  health %s, sync %llu/%llu, action %s\n", st->health,
+	printf("  health %s, sync %llu/%llu, action %s", st->health,
 	       (unsigned long long)st->sync_cur,
 	       (unsigned long long)st->sync_total, st->action);
+	if (t->level == FR_LEVEL_RAID6)
+		printf(", parity mismatches %llu sectors",
+		       (unsigned long long)st->mismatch_cnt);
+	printf("\n");
 	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s\n", "slot",
 	       "device", "health", "reads", "writes", "read", "written",
 	       "flushes", "errors");

@@ -36,3 +36,19 @@ jq -e '.slot == 2 and .devices == 3 and .name == "fj"' /tmp/examine.json
 jq -e '.state == "clean" and .flush_policy == "drop" and .chunk_sectors == 256' /tmp/examine.json
 jq -e '.data_offset_sectors == 2048 and .events == 2' /tmp/examine.json
 assert_eq "$(jq -r .device /tmp/examine.json)" "${devs[2]}" "examine device"
+
+# A degraded raid6: the missing member's device is null, its health dead.
+mapfile -t r6 < <(nullb_create_many 4 32)
+fanraid create fj6 --level 6 --chunk 16K "${r6[@]}"
+on_exit 'fanraid stop fj6 >/dev/null 2>&1 || true'
+for i in $(seq 1 120); do
+	case "$(dmsetup status fj6)" in *" idle "*) break ;; esac
+	sleep 0.5
+done
+fanraid stop fj6
+fanraid assemble fj6 "${r6[0]}" "${r6[1]}" "${r6[3]}"
+fanraid status --json fj6 | tee /tmp/r6.json
+jq -e '.arrays[0].members[2].device == null and .arrays[0].members[2].health == "dead"' /tmp/r6.json
+jq -e '.arrays[0].level == "raid6" and .arrays[0].mismatch_sectors == 0' /tmp/r6.json
+fanraid stop fj6
+jq -e '.failed_mask == 4 and .state == "clean,degraded"' <(fanraid examine --json "${r6[0]}")
