@@ -3,143 +3,89 @@
  * raidcalc <verb> [options] <table line>: the offline view of a fanraid
  * array. The table line is what `dmsetup table` prints (or just the words
  * from "fanraid" on, with -L), as separate words or as one quoted string.
+ * The option form (--level, --chunk, --data-offset, member paths) is the
+ * same array described the way an administrator would, for arrays with no
+ * table at hand.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
 static const struct rc_command rc_commands[] = {
-	{ "geom", "[-L len]", "print the geometry the kernel derives",
-	  rc_cmd_geom },
-	{ "layout", "[-L len] [-r first[:count]]",
-	  "draw which member holds which chunk, P and Q", rc_cmd_layout },
-	{ "map", "[-L len] -s logical [-n sectors]",
-	  "logical sectors -> member, member sector", rc_cmd_map },
-	{ "unmap", "[-L len] -m member -s sector",
+	{ "geom", "[-L len] <table>", NULL,
+	  "print the geometry the kernel derives", rc_cmd_geom },
+	{ "layout", "[-L len] [-r first[:count]] <table>",
+	  "--level 0|6 --devices N --chunk SIZE [--member-size SIZE]\n"
+	  "\t   [--data-offset SIZE] [-r first[:count]]",
+	  "data disks, stripe sizes, mkfs hints; draw which member holds\n"
+	  "\t   which chunk, P and Q", rc_cmd_layout },
+	{ "map", "[-L len] -s logical [-n sectors] <table>",
+	  "--level 0|6 --devices N --chunk SIZE [--member-size SIZE]\n"
+	  "\t   [--data-offset SIZE] OFFSET",
+	  "logical sectors (table) or byte OFFSET -> member, member offset,\n"
+	  "\t   the row's P and Q members", rc_cmd_map },
+	{ "unmap", "[-L len] -m member -s sector <table>", NULL,
 	  "member sector -> logical sector, P or Q", rc_cmd_unmap },
-	{ "verify", "[-L len] [-r first[:count]]",
-	  "check P and Q of every row on the members (raid6)",
-	  rc_cmd_verify },
-	{ "read", "[-L len] [-s logical] [-n sectors] [-m missing] [-o file]",
-	  "copy logical sectors out of the members", rc_cmd_read },
-	{ "build", "[-L len] -i image",
+	{ "verify", "[-L len] [-r first[:count]] [-j jobs] <table>",
+	  "--level 6 --chunk SIZE --data-offset SIZE [--size SIZE]\n"
+	  "\t   [-r first[:count]] [-j jobs] MEMBER|missing...",
+	  "check P and Q of every row on the members (raid6); exit 1 on a\n"
+	  "\t   mismatch, 2 on a usage or I/O error", rc_cmd_verify },
+	{ "recover", "[-L len] [--missing i,j] --out DIR <table>",
+	  "--level 6 --chunk SIZE --data-offset SIZE [--size SIZE]\n"
+	  "\t   [--missing i,j] --out DIR MEMBER|missing...",
+	  "rebuild lost members (missing, or named by --missing) into\n"
+	  "\t   DIR/member<i>.img", rc_cmd_recover },
+	{ "read", "[-L len] [-s logical] [-n sectors] [-m missing] [-o file] <table>",
+	  NULL, "copy logical sectors out of the members", rc_cmd_read },
+	{ "build", "[-L len] -i image <table>", NULL,
 	  "lay an image out onto member files or devices", rc_cmd_build },
-	{ "rebuild", "[-L len] -m member",
-	  "rewrite one member from the others (raid6)", rc_cmd_rebuild },
+	{ "rebuild", "[-L len] -m member <table>", NULL,
+	  "rewrite one member from the others in place (raid6)",
+	  rc_cmd_rebuild },
 };
 
 #define RC_NCOMMANDS (sizeof(rc_commands) / sizeof(rc_commands[0]))
 
 static void rc_usage(FILE *f)
 {
+	const struct rc_command *c;
 	unsigned int i;
 
-	fprintf(f, "usage: raidcalc <verb> [options] [<start> <len>] fanraid <level> <chunk_sectors>\n"
-		   "       <#feature_args> [<feature> [<value>]]* <#devs> <dev> <offset>...\n\n");
-	for (i = 0; i < RC_NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n  %8s %s\n", rc_commands[i].name,
-			rc_commands[i].usage, "", rc_commands[i].help);
-	fprintf(f, "\nSectors are 512 bytes. Exit: 0 ok, 1 failure or mismatch, 2 usage.\n");
-}
-
-static bool rc_opt_u64(const char *s, u64 *v)
-{
-	unsigned long long x;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	x = strtoull(s, &end, 10);
-	*v = x;
-	return !*end;
-}
-
-/* FIRST or FIRST:COUNT. */
-static bool rc_opt_rows(const char *s, struct rc_opts *o)
-{
-	char buf[64], *colon;
-
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (colon)
-		*colon = '\0';
-	if (!rc_opt_u64(buf, &o->first_row))
-		return false;
-	o->nrows = 0;
-	if (colon && (!rc_opt_u64(colon + 1, &o->nrows) || !o->nrows))
-		return false;
-	o->rows_given = true;
-	return true;
-}
-
-static int rc_parse_opts(int argc, char **argv, struct rc_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "len", required_argument, NULL, 'L' },
-		{ "start", required_argument, NULL, 's' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "member", required_argument, NULL, 'm' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
-	u64 v;
-	int c;
-
-	/* "+": stop at the first table word, table words never start with - */
-	while ((c = getopt_long(argc, argv, "+L:s:n:r:m:i:o:", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			if (!rc_opt_u64(optarg, &o->len) || !o->len)
-				goto bad;
-			break;
-		case 's':
-			if (!rc_opt_u64(optarg, &o->start))
-				goto bad;
-			break;
-		case 'n':
-			if (!rc_opt_u64(optarg, &o->count) || !o->count)
-				goto bad;
-			o->count_given = true;
-			break;
-		case 'r':
-			if (!rc_opt_rows(optarg, o))
-				goto bad;
-			break;
-		case 'm':
-			if (!rc_opt_u64(optarg, &v) || v >= FR_MAX_DEVS)
-				goto bad;
-			o->member = (int)v;
-			break;
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		default:
-			return -1;
-		}
+	fprintf(f, "usage: raidcalc <verb> [options] <table>\n"
+		   "       raidcalc <verb> [options] --level 0|6 --chunk SIZE ...   (option form)\n\n"
+		   "<table> is a fanraid table line as `dmsetup table` prints it, as\n"
+		   "separate words or one quoted string:\n"
+		   "  [<start> <len>] fanraid <level> <chunk_sectors> <#feature_args>\n"
+		   "  [<feature> [<value>]]* <#devs> <dev> <offset>...\n\n");
+	for (i = 0; i < RC_NCOMMANDS; i++) {
+		c = &rc_commands[i];
+		fprintf(f, "  %-8s %s\n", c->name, c->usage);
+		if (c->spec_usage)
+			fprintf(f, "  %-8s %s\n", "", c->spec_usage);
+		fprintf(f, "  %8s %s\n\n", "", c->help);
 	}
-	o->argc = argc - optind;
-	o->argv = argv + optind;
-	return 0;
-bad:
-	fprintf(stderr, "raidcalc %s: invalid value for -%c: '%s'\n", o->verb,
-		c, optarg);
-	return -1;
+	fprintf(f, "Table numbers are 512-byte sectors. Option sizes are bytes, with K, M, G\n"
+		   "or T for powers of 1024; the chunk is a power of two from 4K to 16M.\n"
+		   "Without --size, verify and recover use the smallest member minus the\n"
+		   "data offset, in whole chunks. -j defaults to one thread per CPU.\n"
+		   "Exit: 0 ok, 1 failure or parity mismatch, 2 usage (and verify I/O) error.\n");
+}
+
+static void rc_verb_usage(FILE *f, const struct rc_command *c)
+{
+	fprintf(f, "usage: raidcalc %s %s\n", c->name, c->usage);
+	if (c->spec_usage)
+		fprintf(f, "       raidcalc %s %s\n", c->name, c->spec_usage);
+	fprintf(f, "       %s\n", c->help);
 }
 
 int main(int argc, char **argv)
 {
 	struct rc_opts o = { .member = -1 };
 	unsigned int i;
+	int ret;
 
 	if (argc < 2) {
 		rc_usage(stderr);
@@ -159,9 +105,16 @@ int main(int argc, char **argv)
 		return RC_EXIT_USAGE;
 	}
 	o.verb = rc_commands[i].name;
-	if (rc_parse_opts(argc - 1, argv + 1, &o)) {
-		fprintf(stderr, "usage: raidcalc %s %s <table line>\n", o.verb,
-			rc_commands[i].usage);
+	ret = rc_cli_parse_opts(argc - 1, argv + 1, &o);
+	if (ret == -1)
+		return RC_EXIT_USAGE;
+	if (ret || o.help) {
+		rc_verb_usage(o.help ? stdout : stderr, &rc_commands[i]);
+		return o.help ? RC_EXIT_OK : RC_EXIT_USAGE;
+	}
+	if (o.spec && !rc_commands[i].spec_usage) {
+		fprintf(stderr, "raidcalc %s: takes a table line; the option form is for layout, map, verify and recover\n",
+			o.verb);
 		return RC_EXIT_USAGE;
 	}
 	return rc_commands[i].fn(&o);

@@ -32,9 +32,11 @@ static int rc_spec_members(struct rc_array *a, const struct rc_array_spec *s)
 		if (!strcmp(s->names[i], "missing")) {
 			if (s->level != FR_LEVEL_RAID6)
 				return rc_spec_fail(a, -1, -EINVAL, "Missing member requires raid6");
-			/* what the table prints for it: "- -" */
+			/*
+			 * What the table prints for it, "- -"; the offset is
+			 * kept, as it is where a replacement's data starts.
+			 */
 			strcpy(m->dev, "-");
-			m->offset = 0;
 			m->missing = true;
 			lost++;
 			continue;
