@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dm.h"
 #include "table.h"
 #include "util.h"
 
@@ -291,5 +292,6 @@ int fr_main(int argc, char **argv)
 		usage_verb(stdout, cmd);
 		return FR_EXIT_OK;
 	}
+	fr_dm_init();
 	return cmd->fn(&o);
 }

@@ -22,6 +22,7 @@ int fr_cmd_stop(const struct fr_opts *o)
 	uint8_t uuid[FR_UUID_LEN];
 	uint64_t len, failed = 0;
 	struct fr_dm_target tgt;
+	struct fr_dm_info info;
 	struct fr_status st;
 	struct fr_table t;
 	uint32_t i, expected = 0;
@@ -30,6 +31,12 @@ int fr_cmd_stop(const struct fr_opts *o)
 
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
+	/* refuse at once rather than let remove retry for seconds */
+	if (!fr_dm_info(name, &info) && info.open_count > 0) {
+		fr_err("%s: device is busy (mounted or open %d time%s); not stopped",
+		       name, info.open_count, info.open_count == 1 ? "" : "s");
+		return FR_EXIT_FAIL;
+	}
 	/*
 	 * While the array ran, the target's health chars are the truth:
 	 * members it gave up on (D), had not finished rebuilding (a) or never

@@ -12,12 +12,45 @@
  * wait returns at once, so one code path serves both.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <libdevmapper.h>
 
 #include "dm.h"
+
+/*
+ * libdm's own messages ("remove ioctl on x failed: ...", once per retry)
+ * would repeat, less precisely, what the wrappers' callers say with the
+ * device name; FANRAID_DEBUG=1 lets them through for debugging.
+ */
+static void fr_dm_log(int level, const char *file, int line, int dm_errno,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void fr_dm_log(int level, const char *file, int line, int dm_errno,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)level;
+	(void)file;
+	(void)line;
+	(void)dm_errno;
+	if (!getenv("FANRAID_DEBUG"))
+		return;
+	va_start(ap, fmt);
+	fputs("libdevmapper: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void fr_dm_init(void)
+{
+	dm_log_with_errno_init(fr_dm_log);
+}
 
 /* The kernel's errno for the last ioctl, or @fallback when libdm has none. */
 static int task_err(struct dm_task *dmt, int fallback)

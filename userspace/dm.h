@@ -37,6 +37,7 @@ enum fr_dm_status_kind {
 
 typedef int (*fr_dm_list_fn)(const char *name, void *arg);
 
+void fr_dm_init(void);
 int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 		 const char *params, uint32_t read_ahead);
 int fr_dm_reload(const char *name, uint64_t len, const char *params);
