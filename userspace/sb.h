@@ -22,7 +22,7 @@
 #define FR_SB_MAGIC		"FANRAIDS"
 #define FR_SB_MAGIC_LEN		8
 #define FR_SB_FORMAT_VERSION	1	/* this codec's byte layout */
-#define FR_SB_LAYOUT_VERSION	1	/* geom.h's mapping: RAID0 round robin, RAID6 left-symmetric */
+#define FR_SB_LAYOUT_VERSION	1	/* geom.h: RAID0 round robin, RAID6 left-symmetric */
 #define FR_SB_NAME_LEN		64	/* bytes on disk, NUL-padded */
 #define FR_SB_NAME_MAX		(FR_SB_NAME_LEN - 1)
 #define FR_UUID_LEN		16
