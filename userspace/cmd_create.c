@@ -141,6 +141,9 @@ static void print_result(const char *name, const struct fr_plan *p,
 	       (unsigned long long)stride * data_devs, name);
 	printf("              mkfs.xfs -d su=%uk,sw=%u /dev/mapper/%s\n",
 	       p->chunk_sectors / 2, data_devs, name);
+	if (p->level == FR_LEVEL_RAID6)
+		printf("  parity resync is running in the background (fanraid status %s)\n",
+		       name);
 }
 
 int fr_cmd_create(const struct fr_opts *o)
