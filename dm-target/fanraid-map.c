@@ -201,8 +201,9 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
 	if (fb->handled)
 		return DM_ENDIO_DONE;
-	/* The next flush must reach this member (flush_policy dirty). */
-	if (!*error && bio_op(bio) == REQ_OP_WRITE)
+	/* The next flush must reach this member (flush_policy dirty); a flush is a write too. */
+	if (!*error && bio_op(bio) == REQ_OP_WRITE &&
+	    !(bio->bi_opf & REQ_PREFLUSH))
 		atomic_set(&fc->devs[fb->dev].dirty, 1);
 	if (!*error || *error == BLK_STS_NOTSUPP)
 		return DM_ENDIO_DONE;

@@ -56,7 +56,8 @@ struct fanraid_ra_stream {
 	sector_t next;			/* where the stream is expected to read next */
 	sector_t fetched;		/* prefetch issued up to here */
 	u32 window;			/* current window, in stripes */
-	unsigned long used;		/* jiffies, to recycle the oldest */
+	u32 seq;			/* reads in a row that continued the stream */
+	unsigned long used;		/* jiffies, to recycle the oldest; 0 = unused */
 };
 
 /* One member's queue and its worker. */
@@ -185,9 +186,11 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 
 /*
  * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
- * of it. The window starts at one stripe and doubles, up to the configured
- * window, while the stream stays sequential; a read that fits no stream
- * takes over the oldest one with an empty window.
+ * of it. A read continues a stream when it starts within a segment of where
+ * the stream ended; after FANRAID_RA_SEQ_READS such reads in a row the
+ * stream is sequential, and the window starts at one stripe and doubles, up
+ * to the configured window, while it stays so. A read that continues no
+ * stream takes over the least recently used one.
  */
 static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 			       sector_t end)
@@ -195,8 +198,6 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 	struct fanraid_c *fc = ra->fc;
 	sector_t stripe = fr_geom_full_stripe_sectors(&fc->geom);
 	u32 window = min(READ_ONCE(fc->features.ra_window), ra->max_window);
-	/* Concurrent readers of one stream arrive out of order by up to a window. */
-	sector_t slack = stripe * window + 2048;
 	struct fanraid_ra_stream *st, *oldest = &ra->streams[0];
 	DECLARE_BITMAP(kick, FR_MAX_DEVS);
 	u64 index, last;
@@ -209,8 +210,8 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 	bitmap_zero(kick, FR_MAX_DEVS);
 	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
 		st = &ra->streams[i];
-		if (start + slack >= st->next && start <= st->next + slack &&
-		    st->used)
+		if (st->used && start + ra->seg_sectors >= st->next &&
+		    start <= st->next + ra->seg_sectors)
 			break;
 		if (time_before(st->used, oldest->used))
 			oldest = st;
@@ -219,12 +220,17 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 		oldest->next = end;
 		oldest->fetched = end;
 		oldest->window = 0;
+		oldest->seq = 0;
 		oldest->used = jiffies;
 		return;
 	}
 
 	st->used = jiffies;
 	st->next = max(st->next, end);
+	if (st->seq < FANRAID_RA_SEQ_READS) {
+		st->seq++;
+		return;
+	}
 	st->window = clamp_t(u32, st->window * 2, 1, window);
 	goal = min_t(sector_t, st->next + stripe * st->window, fc->ti->len);
 	if (st->fetched < st->next)

@@ -36,6 +36,8 @@
 #define FANRAID_RA_SEG_PAGES	(FANRAID_RA_SEG_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
 /* Read streams followed at once (e.g. several readers of a mixed workload). */
 #define FANRAID_RA_STREAMS	8
+/* Reads in a row that must continue a stream before it counts as sequential. */
+#define FANRAID_RA_SEQ_READS	2
 /* Fetches one read may queue, so the map path stays short. */
 #define FANRAID_RA_MAX_FETCH	256
 #define FANRAID_RA_DEFAULT_WINDOW	2	/* stripes */

@@ -223,3 +223,16 @@ fanraid_counter() {
 	dmsetup status "$dev" | awk -v i="$member" -v k="$k" '
 		$3 == "fanraid" { print $(9 + 6 * i + k); exit }'
 }
+
+# fanraid_total DEV FIELD: a whole-array counter from the end of the fanraid
+# INFO status. FIELD: mismatch_cnt ra_hits ra_misses ra_prefetched ra_wasted
+# flushes_elided (docs/fanraid.rst, Status).
+fanraid_total() {
+	local k
+	case $2 in
+	mismatch_cnt) k=5 ;; ra_hits) k=4 ;; ra_misses) k=3 ;;
+	ra_prefetched) k=2 ;; ra_wasted) k=1 ;; flushes_elided) k=0 ;;
+	*) fail "fanraid_total: unknown field $2" ;;
+	esac
+	dmsetup status "$1" | awk -v k="$k" '$3 == "fanraid" { print $(NF - k); exit }'
+}
