@@ -2,7 +2,7 @@
 /**
  * @file raidcalc.h
  * @brief fanraid's userspace RAID library: P/Q parity, recovery, and the
- * offline view of an array described by its dm table line.
+ * offline view of an array described by its dm table line or by options.
  *
  * Every parity operation takes an array of @p ndevs block pointers in the
  * order the Q syndrome uses (lib/raid6 and ISA-L share it):
