@@ -45,7 +45,7 @@ struct rc_opts {
 	u64 member_size;	/* --member-size, 0 when not given */
 	u64 data_offset;	/* --data-offset */
 	bool data_offset_given;
-	u64 size;		/* --size: the array's size, 0 when not given */
+	u64 size;		/* --size: array size, 0 when not given */
 	unsigned int jobs;	/* --jobs, 0: one per online CPU */
 	u64 missing;		/* --missing: bit i for member i */
 	const char *out;	/* --out DIR */
@@ -63,7 +63,7 @@ enum rc_spec_kind {
 struct rc_command {
 	const char *name;
 	const char *usage;	/* table form */
-	const char *spec_usage;	/* option form, NULL when there is none */
+	const char *spec_usage;	/* option form, NULL if there is none */
 	const char *help;
 	int (*fn)(struct rc_opts *o);
 };

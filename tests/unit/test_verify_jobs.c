@@ -109,7 +109,7 @@ static void test_verify_jobs_match_the_serial_scan(void **state)
 	assert_int_equal(rc_array_verify_jobs(&rc_t.a, 12, 4, 2, NULL, NULL,
 					      &r), 0);
 	assert_true(r.rows == 4);
-	assert_true(r.bad == 3);		/* P of 12, P of 15 and Q of 15 */
+	assert_true(r.bad == 3);	/* P of 12, P and Q of 15 */
 	assert_true(r.kept[0].row == 12);
 }
 
