@@ -17,26 +17,26 @@ static const struct rc_command rc_commands[] = {
 	  "print the geometry the kernel derives", rc_cmd_geom },
 	{ "layout", "[-L len] [-r first[:count]] <table>",
 	  "--level 0|6 --devices N --chunk SIZE [--member-size SIZE]\n"
-	  "\t   [--data-offset SIZE] [-r first[:count]]",
+	  "           [--data-offset SIZE] [-r first[:count]]",
 	  "data disks, stripe sizes, mkfs hints; draw which member holds\n"
-	  "\t   which chunk, P and Q", rc_cmd_layout },
+	  "           which chunk, P and Q", rc_cmd_layout },
 	{ "map", "[-L len] -s logical [-n sectors] <table>",
 	  "--level 0|6 --devices N --chunk SIZE [--member-size SIZE]\n"
-	  "\t   [--data-offset SIZE] OFFSET",
+	  "           [--data-offset SIZE] OFFSET",
 	  "logical sectors (table) or byte OFFSET -> member, member offset,\n"
-	  "\t   the row's P and Q members", rc_cmd_map },
+	  "           the row's P and Q members", rc_cmd_map },
 	{ "unmap", "[-L len] -m member -s sector <table>", NULL,
 	  "member sector -> logical sector, P or Q", rc_cmd_unmap },
 	{ "verify", "[-L len] [-r first[:count]] [-j jobs] <table>",
 	  "--level 6 --chunk SIZE --data-offset SIZE [--size SIZE]\n"
-	  "\t   [-r first[:count]] [-j jobs] MEMBER|missing...",
+	  "           [-r first[:count]] [-j jobs] MEMBER|missing...",
 	  "check P and Q of every row on the members (raid6); exit 1 on a\n"
-	  "\t   mismatch, 2 on a usage or I/O error", rc_cmd_verify },
+	  "           mismatch, 2 on a usage or I/O error", rc_cmd_verify },
 	{ "recover", "[-L len] [--missing i,j] --out DIR <table>",
 	  "--level 6 --chunk SIZE --data-offset SIZE [--size SIZE]\n"
-	  "\t   [--missing i,j] --out DIR MEMBER|missing...",
+	  "           [--missing i,j] --out DIR MEMBER|missing...",
 	  "rebuild lost members (missing, or named by --missing) into\n"
-	  "\t   DIR/member<i>.img", rc_cmd_recover },
+	  "           DIR/member<i>.img", rc_cmd_recover },
 	{ "read", "[-L len] [-s logical] [-n sectors] [-m missing] [-o file] <table>",
 	  NULL, "copy logical sectors out of the members", rc_cmd_read },
 	{ "build", "[-L len] -i image <table>", NULL,
