@@ -10,9 +10,10 @@
  * that row's lock so two writes never interleave their parity updates, and
  * works on whole pages so lib/raid6 sees the same block for every slot.
  *
- * Writes reconstruct: they read the row's other data pages (and, degraded,
- * P and Q to rebuild what is missing), merge the bio, compute P and Q with
- * raid6_call.gen_syndrome, and write data, P and Q before the bio completes.
+ * Writes read whichever is less: the row's other data pages (reconstruct-
+ * write, then P and Q from raid6_call.gen_syndrome), or the old data, P and
+ * Q (read-modify-write through raid6_call.xor_syndrome); degraded, every
+ * survivor. Data, P and Q are written before the bio completes.
  *
  * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
  * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
@@ -180,8 +181,8 @@ int fanraid_r6_recover(struct fanraid_r6op *op)
 	return 0;
 }
 
-/* Copy between the bio and the target slot's pages, in the bio's direction. */
-static void fanraid_r6_copy_bio(struct fanraid_r6op *op)
+/* Copy between the bio and slot @slot's pages, in the bio's direction. */
+static void fanraid_r6_copy_bio(struct fanraid_r6op *op, u32 slot)
 {
 	struct bio *bio = op->bio;
 	bool to_pages = op_is_write(bio_op(bio));
@@ -193,7 +194,7 @@ static void fanraid_r6_copy_bio(struct fanraid_r6op *op)
 		unsigned int done = 0;
 
 		while (done < bv.bv_len) {
-			struct page *page = op->pages[op->target][pos >> PAGE_SHIFT];
+			struct page *page = op->pages[slot][pos >> PAGE_SHIFT];
 			unsigned int off = offset_in_page(pos);
 			unsigned int len = min(bv.bv_len - done,
 					       (unsigned int)PAGE_SIZE - off);
@@ -281,16 +282,45 @@ void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
 	}
 }
 
-static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
+/*
+ * Read-modify-write: P and Q lose the old data's share and gain the new
+ * data's (lib/raid6's xor_syndrome), so only the target, P and Q are read.
+ * The new data is built in the scratch P pages, beside the old. Returns
+ * false when a member failed meanwhile; the caller then reconstructs.
+ */
+static bool fanraid_r6_rmw(struct fanraid_r6op *op, bool partial)
+{
+	u32 n = op->fc->geom.ndevs, t = op->target, p, i;
+	void *ptrs[FR_MAX_DEVS];
+
+	if (fanraid_r6_io(op, BIT(t) | BIT(n - 2) | BIT(n - 1), REQ_OP_READ))
+		return false;
+	if (partial)
+		for (p = 0; p < op->npages; p++)
+			copy_highpage(op->pages[FANRAID_R6_SCRATCH_P][p],
+				      op->pages[t][p]);
+	fanraid_r6_copy_bio(op, FANRAID_R6_SCRATCH_P);
+	for (p = 0; p < op->npages; p++) {
+		for (i = 0; i < n; i++)
+			ptrs[i] = page_address(op->pages[i][p]);
+		raid6_call.xor_syndrome(n, t, t, PAGE_SIZE, ptrs);
+		ptrs[t] = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
+		raid6_call.xor_syndrome(n, t, t, PAGE_SIZE, ptrs);
+		swap(op->pages[t][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
+	}
+	return true;
+}
+
+/*
+ * Reconstruct-write: read the row's other data (every survivor, when
+ * degraded), merge the bio, compute P and Q afresh.
+ */
+static int fanraid_r6_rcw(struct fanraid_r6op *op, bool partial)
 {
 	u32 n = op->fc->geom.ndevs;
-	unsigned long want, write;
-	bool partial;
+	unsigned long want;
 
-	partial = op->page_skip || bio_sectors(op->bio) !=
-		  op->npages << (PAGE_SHIFT - SECTOR_SHIFT);
 	if (op->missing) {
-		/* Degraded: read every survivor and rebuild the lost slots. */
 		want = GENMASK(n - 1, 0);
 	} else {
 		want = GENMASK(n - 3, 0);
@@ -298,10 +328,28 @@ static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
 			clear_bit(op->target, &want);
 	}
 	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
-		return BLK_STS_IOERR;
-
-	fanraid_r6_copy_bio(op);
+		return -EIO;
+	fanraid_r6_copy_bio(op, op->target);
 	fanraid_r6_gen(op, false);
+	return 0;
+}
+
+/* Update data, P and Q, choosing whichever of RMW and RCW reads less. */
+static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
+{
+	u32 n = op->fc->geom.ndevs;
+	unsigned long write;
+	bool partial;
+	u32 rcw_reads;
+
+	partial = op->page_skip || bio_sectors(op->bio) !=
+		  op->npages << (PAGE_SHIFT - SECTOR_SHIFT);
+	rcw_reads = partial ? n - 2 : n - 3;
+	if (op->missing || !raid6_call.xor_syndrome || rcw_reads <= 3 ||
+	    !fanraid_r6_rmw(op, partial)) {
+		if (fanraid_r6_rcw(op, partial))
+			return BLK_STS_IOERR;
+	}
 
 	/* A member being rebuilt is written: this window is then in sync on it. */
 	write = BIT(op->target) | BIT(n - 2) | BIT(n - 1);
@@ -316,7 +364,7 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 	if (fanraid_r6_read_slots(op, GENMASK(op->fc->geom.ndevs - 1, 0)) ||
 	    fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
-	fanraid_r6_copy_bio(op);
+	fanraid_r6_copy_bio(op, op->target);
 	return BLK_STS_OK;
 }
 
@@ -380,9 +428,10 @@ static void fanraid_r6_work(struct work_struct *work)
 		return;
 	}
 	fr_geom_map(g, logical, &loc);
+	/* Writes may read-modify-write, which builds the new data in scratch pages. */
 	op = fanraid_r6_op_get(fc, loc.row,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages,
-			       false);
+			       op_is_write(bio_op(bio)));
 	op->bio = bio;
 	op->target = loc.data_idx;
 	op->page_skip = skip;
