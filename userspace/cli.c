@@ -16,7 +16,7 @@
 
 static const struct fr_command fr_commands[] = {
 	{ "create",
-	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|drop] [--readahead SIZE] [--force] DEV...",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--force] DEV...",
 	  "write superblocks on DEVs and start a new array",
 	  2, 1 + FR_MAX_DEVS,
 	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
@@ -217,12 +217,8 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 				goto usage;
 			break;
 		case 'F':
-			if (!strcmp(optarg, "passthrough")) {
-				o->flush_policy = FR_FLUSH_PASSTHROUGH;
-			} else if (!strcmp(optarg, "drop")) {
-				o->flush_policy = FR_FLUSH_DROP;
-			} else {
-				fr_err("--flush %s: must be passthrough or drop",
+			if (fr_flush_parse(optarg, &o->flush_policy)) {
+				fr_err("--flush %s: must be passthrough, dirty or drop",
 				       optarg);
 				goto usage;
 			}

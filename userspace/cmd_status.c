@@ -51,14 +51,23 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 	       "\"sectors\": %llu, \"chunk_bytes\": %u, \"devices\": %u, "
 	       "\"flush_policy\": \"%s\", \"readahead_kb\": %ld, "
 	       "\"sync_current\": %llu, \"sync_total\": %llu, "
-	       "\"action\": \"%s\", \"mismatch_sectors\": %llu, "
-	       "\"members\": [",
+	       "\"action\": \"%s\", \"mismatch_sectors\": %llu, ",
 	       uuid, fr_level_name(t->level), (unsigned long long)len << 9,
 	       (unsigned long long)len, t->chunk_sectors << 9, t->ndevs,
 	       fr_flush_name(t->flush_policy), ra,
 	       (unsigned long long)st->sync_cur,
 	       (unsigned long long)st->sync_total, st->action,
 	       (unsigned long long)st->mismatch_cnt);
+	if (st->has_ra_stats)
+		printf("\"readahead\": {\"hits\": %llu, \"misses\": %llu, "
+		       "\"prefetched_sectors\": %llu, \"wasted_sectors\": %llu}, "
+		       "\"flushes_elided\": %llu, ",
+		       (unsigned long long)st->ra_hits,
+		       (unsigned long long)st->ra_misses,
+		       (unsigned long long)st->ra_prefetched,
+		       (unsigned long long)st->ra_wasted,
+		       (unsigned long long)st->flushes_elided);
+	printf("\"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
 
@@ -98,7 +107,7 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 	printf("%s: %s, %s (%llu sectors), chunk %s, %u members\n", name,
 	       fr_level_name(t->level), size, (unsigned long long)len, chunk,
 	       t->ndevs);
-	printf("  uuid %s, flush %s, readahead ", uuid,
+	printf("  uuid %s, flush %s, block readahead ", uuid,
 	       fr_flush_name(t->flush_policy));
 	if (ra >= 0)
 		printf("%ld KiB\n", ra);
@@ -111,6 +120,14 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		printf(", parity mismatches %llu sectors",
 		       (unsigned long long)st->mismatch_cnt);
 	printf("\n");
+	if (st->has_ra_stats) {
+		fr_format_size(st->ra_prefetched << 9, rd, sizeof(rd));
+		fr_format_size(st->ra_wasted << 9, wr, sizeof(wr));
+		printf("  target readahead: %llu hits, %llu misses, %s prefetched, %s wasted; %llu flushes elided\n",
+		       (unsigned long long)st->ra_hits,
+		       (unsigned long long)st->ra_misses, rd, wr,
+		       (unsigned long long)st->flushes_elided);
+	}
 	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s\n", "slot",
 	       "device", "health", "reads", "writes", "read", "written",
 	       "flushes", "errors");

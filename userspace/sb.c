@@ -128,6 +128,8 @@ const char *fr_flush_name(uint32_t policy)
 		return "passthrough";
 	case FR_FLUSH_DROP:
 		return "drop";
+	case FR_FLUSH_DIRTY:
+		return "dirty";
 	}
 	return "unknown";
 }
@@ -237,8 +239,7 @@ enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 		return FR_SB_ESTATE;
 	if (sb->ndevs < 64 && sb->failed_mask >> sb->ndevs)
 		return FR_SB_EFAILMASK;
-	if (sb->flush_policy != FR_FLUSH_PASSTHROUGH &&
-	    sb->flush_policy != FR_FLUSH_DROP)
+	if (sb->flush_policy > FR_FLUSH_DIRTY)
 		return FR_SB_EFLUSH;
 	if (sb->readahead_sectors > FR_SB_MAX_READAHEAD)
 		return FR_SB_EREADAHEAD;

@@ -64,6 +64,7 @@
 enum fr_flush_policy {
 	FR_FLUSH_PASSTHROUGH = 0,
 	FR_FLUSH_DROP = 1,
+	FR_FLUSH_DIRTY = 2,	/* flush only members written since their last flush */
 };
 
 /* The decoded superblock, in host byte order. Sizes are in sectors. */

@@ -107,10 +107,18 @@ int fr_status_parse(const char *line, struct fr_status *st)
 			if (next_u64(&p, c[j]))
 				return -EINVAL;
 	}
-	if (*p) {
-		if (next_u64(&p, &st->mismatch_cnt))
-			return -EINVAL;
-		st->has_mismatch_cnt = true;
+	{
+		uint64_t *tail[] = {
+			&st->mismatch_cnt, &st->ra_hits, &st->ra_misses,
+			&st->ra_prefetched, &st->ra_wasted,
+			&st->flushes_elided,
+		};
+
+		for (j = 0; j < sizeof(tail) / sizeof(tail[0]) && *p; j++)
+			if (next_u64(&p, tail[j]))
+				return -EINVAL;
+		st->has_mismatch_cnt = j >= 1;
+		st->has_ra_stats = j == sizeof(tail) / sizeof(tail[0]);
 	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))

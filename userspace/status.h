@@ -6,11 +6,12 @@
  *   then per member: <reads> <writes> <read_sectors> <write_sectors>
  *                    <flushes> <errors>
  *   then <mismatch_cnt> (sectors of P/Q found wrong by the last check)
+ *   then <ra_hits> <ra_misses> <ra_prefetched> <ra_wasted> <flushes_elided>
  *
  * Health is one character per member: A alive, a alive but not in sync,
- * D dead. The grammar only ever grows at the end, so words after
- * mismatch_cnt are counted and otherwise ignored; a line that ends after the
- * counters (an older target) is accepted without mismatch_cnt.
+ * D dead. The grammar only ever grows at the end: the fields after the
+ * per-member counters are each optional from the right (an older target
+ * stops earlier), and words after flushes_elided are counted and ignored.
  */
 #ifndef FR_STATUS_H
 #define FR_STATUS_H
@@ -40,6 +41,12 @@ struct fr_status {
 	char action[FR_ACTION_MAX + 1];
 	bool has_mismatch_cnt;
 	uint64_t mismatch_cnt;
+	bool has_ra_stats;			/* the five below were printed */
+	uint64_t ra_hits;			/* reads served by the readahead cache */
+	uint64_t ra_misses;			/* reads sent to their member */
+	uint64_t ra_prefetched;			/* sectors fetched ahead */
+	uint64_t ra_wasted;			/* fetched sectors never read */
+	uint64_t flushes_elided;		/* flush_policy dirty */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

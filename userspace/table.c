@@ -13,6 +13,18 @@
 #include "table.h"
 #include "util.h"
 
+int fr_flush_parse(const char *s, uint32_t *policy)
+{
+	uint32_t p;
+
+	for (p = FR_FLUSH_PASSTHROUGH; p <= FR_FLUSH_DIRTY; p++)
+		if (!strcmp(s, fr_flush_name(p))) {
+			*policy = p;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int fr_level_parse(const char *s, uint32_t *level)
 {
 	if (!strcmp(s, "raid0") || !strcmp(s, "0")) {
@@ -31,8 +43,12 @@ static bool features_valid(const struct fr_table *t)
 {
 	uint32_t i, lost = 0;
 
-	if (t->flush_policy != FR_FLUSH_PASSTHROUGH &&
-	    t->flush_policy != FR_FLUSH_DROP)
+	if (t->flush_policy > FR_FLUSH_DIRTY)
+		return false;
+	if (t->ra_window_set &&
+	    (!t->ra_window || t->ra_window > FR_RA_WINDOW_MAX))
+		return false;
+	if (t->ra_cache_set && t->ra_cache_mb > FR_RA_CACHE_MB_MAX)
 		return false;
 	if (t->ndevs < 64 && t->rebuild_mask >> t->ndevs)
 		return false;
@@ -61,7 +77,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		return -EINVAL;
 	words = (flush ? 2 : 0) + (t->max_sync_rate_set ? 2 : 0) +
 		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
-		(t->resync ? 1 : 0);
+		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
+		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -83,6 +100,12 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 			FR_EMIT(" rebuild %u", i);
 	if (t->resync)
 		FR_EMIT(" resync");
+	if (t->readahead_set)
+		FR_EMIT(" readahead %s", t->readahead_on ? "on" : "off");
+	if (t->ra_window_set)
+		FR_EMIT(" ra_window %u", t->ra_window);
+	if (t->ra_cache_set)
+		FR_EMIT(" ra_cache_mb %u", t->ra_cache_mb);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -126,15 +149,17 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 		if (!strcmp(tok[i], "resync")) {
 			rank = 3;
 		} else {
+			static const char *const valued[] = {
+				"flush_policy", "max_sync_rate", "rebuild",
+				NULL, "readahead", "ra_window", "ra_cache_mb",
+			};
+
 			if (i + 1 >= nargs || !tok[i + 1])
 				return -EINVAL;
-			if (!strcmp(tok[i], "flush_policy"))
-				rank = 0;
-			else if (!strcmp(tok[i], "max_sync_rate"))
-				rank = 1;
-			else if (!strcmp(tok[i], "rebuild"))
-				rank = 2;
-			else
+			for (rank = 0; rank < 7; rank++)
+				if (valued[rank] && !strcmp(tok[i], valued[rank]))
+					break;
+			if (rank == 7)
 				return -EINVAL;
 		}
 		if (rank < last || (rank == last && rank != 2))
@@ -142,11 +167,7 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 		last = rank;
 		switch (rank) {
 		case 0:
-			if (!strcmp(tok[++i], "passthrough"))
-				t->flush_policy = FR_FLUSH_PASSTHROUGH;
-			else if (!strcmp(tok[i], "drop"))
-				t->flush_policy = FR_FLUSH_DROP;
-			else
+			if (fr_flush_parse(tok[++i], &t->flush_policy))
 				return -EINVAL;
 			t->flush_explicit = true;
 			break;
@@ -162,8 +183,24 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 			t->rebuild_mask |= 1ull << idx;
 			prev_rebuild = idx;
 			break;
-		default:
+		case 3:
 			t->resync = true;
+			break;
+		case 4:
+			if (strcmp(tok[++i], "on") && strcmp(tok[i], "off"))
+				return -EINVAL;
+			t->readahead_set = true;
+			t->readahead_on = !strcmp(tok[i], "on");
+			break;
+		case 5:
+			if (fr_parse_u32(tok[++i], &t->ra_window))
+				return -EINVAL;
+			t->ra_window_set = true;
+			break;
+		default:
+			if (fr_parse_u32(tok[++i], &t->ra_cache_mb))
+				return -EINVAL;
+			t->ra_cache_set = true;
 		}
 	}
 	return 0;
@@ -189,7 +226,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 9 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 15 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -248,6 +285,8 @@ const char *fr_table_required_version(const struct fr_table *t,
 	v->major = 1;
 	v->minor = 0;
 	v->patch = 0;
+	if (t->readahead_set || t->ra_window_set || t->ra_cache_set)
+		return "readahead";
 	if (t->rebuild_mask)
 		return "rebuild";
 	if (t->resync)

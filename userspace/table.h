@@ -8,8 +8,9 @@
  * Devices are written as major:minor because that is how the kernel prints
  * them, so the line the tool builds equals what `dmsetup table` shows. A
  * missing raid6 member is "- -". Features, in the kernel's canonical order:
- * flush_policy <passthrough|drop>, max_sync_rate <KiB/s>, rebuild <idx>
- * (ascending, at most two), resync.
+ * flush_policy <passthrough|dirty|drop>, max_sync_rate <KiB/s>,
+ * rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
+ * ra_window <stripes>, ra_cache_mb <MiB>.
  */
 #ifndef FR_TABLE_H
 #define FR_TABLE_H
@@ -22,6 +23,8 @@
 
 #define FR_TARGET_NAME		"fanraid"
 #define FR_TABLE_MAX		4096	/* 64 devices fit with room to spare */
+#define FR_RA_WINDOW_MAX	64
+#define FR_RA_CACHE_MB_MAX	4096
 
 struct fr_table_dev {
 	bool missing;		/* "- -": a raid6 member that is not there */
@@ -39,6 +42,12 @@ struct fr_table {
 	uint32_t max_sync_rate;	/* KiB/s per member; 0 unlimited */
 	uint64_t rebuild_mask;	/* bit i: member i is being rebuilt */
 	bool resync;		/* recompute parity in the background */
+	bool readahead_set;
+	bool readahead_on;	/* the target's per-member readahead queues */
+	bool ra_window_set;
+	uint32_t ra_window;	/* stripes, 1..64 */
+	bool ra_cache_set;
+	uint32_t ra_cache_mb;	/* 0..4096; 0 allocates no cache */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };
@@ -55,5 +64,6 @@ int fr_table_parse(const char *params, struct fr_table *t);
 const char *fr_table_required_version(const struct fr_table *t,
 				      struct fr_version *v);
 int fr_level_parse(const char *s, uint32_t *level);
+int fr_flush_parse(const char *s, uint32_t *policy);
 
 #endif /* FR_TABLE_H */

@@ -63,6 +63,8 @@ static void test_opts_parses_uuid_and_json(void **state)
 	char *a1[] = { "assemble", "--uuid",
 		       "00112233-4455-6677-8899-aabbccddeeff", "/dev/x", NULL };
 	char *a2[] = { "status", "--json", NULL };
+	char *a3[] = { "create", "x", "-l", "0", "--flush", "dirty", "/dev/a",
+		       NULL };
 	struct fr_opts o;
 
 	(void)state;
@@ -73,6 +75,8 @@ static void test_opts_parses_uuid_and_json(void **state)
 	assert_int_equal(t_parse("status", a2, T_ARGC(a2), &o), 0);
 	assert_true(o.json);
 	assert_int_equal(o.argc, 0);
+	assert_int_equal(t_parse("create", a3, T_ARGC(a3), &o), 0);
+	assert_int_equal(o.flush_policy, FR_FLUSH_DIRTY);
 }
 
 static void test_opts_rejects_usage_errors(void **state)

@@ -287,7 +287,7 @@ static const struct t_corrupt t_corruptions[] = {
 	{ "degraded without mask", FR_SB_OFF_STATE, 4, FR_SB_STATE_DEGRADED,
 	  FR_SB_ESTATE },
 	{ "mask without degraded", FR_SB_OFF_FAILED_MASK, 8, 1, FR_SB_ESTATE },
-	{ "flush 2", FR_SB_OFF_FLUSH, 4, 2, FR_SB_EFLUSH },
+	{ "flush 3", FR_SB_OFF_FLUSH, 4, 3, FR_SB_EFLUSH },
 	{ "readahead huge", FR_SB_OFF_READAHEAD, 4, FR_SB_MAX_READAHEAD + 1,
 	  FR_SB_EREADAHEAD },
 	{ "body pad", FR_SB_OFF_BODY_PAD, 4, 1, FR_SB_ERESERVED },

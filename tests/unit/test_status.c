@@ -20,9 +20,10 @@ static void test_status_parses_raid0_line(void **state)
 	struct fr_status st;
 
 	(void)state;
-	/* the example from docs/fanraid.rst */
+	/* the shape of the example in docs/fanraid.rst */
 	assert_int_equal(fr_status_parse("raid0 2 AA 8388608/8388608 idle "
-					 "1 2 3 4 5 6 10 20 30 40 50 60 0", &st), 0);
+					 "1 2 3 4 5 6 10 20 30 40 50 60 0 "
+					 "310 12 65536 512 0", &st), 0);
 	assert_int_equal(st.level, FR_LEVEL_RAID0);
 	assert_int_equal(st.ndevs, 2);
 	assert_string_equal(st.health, "AA");
@@ -67,12 +68,22 @@ static void test_status_tolerates_fields_appended_later(void **state)
 	struct fr_status st;
 
 	(void)state;
-	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 x 42",
-					 &st), 0);
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
+					 "1 2 3 4 5 x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_mismatch_cnt);
 	assert_int_equal(st.mismatch_cnt, 9);
 	assert_int_equal(st.members[0].errors, 6);
+	/* the readahead and flush counters that follow mismatch_cnt */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "310 12 65536 512 7", &st), 0);
+	assert_true(st.has_ra_stats);
+	assert_int_equal(st.ra_hits, 310);
+	assert_int_equal(st.ra_misses, 12);
+	assert_int_equal(st.ra_prefetched, 65536);
+	assert_int_equal(st.ra_wasted, 512);
+	assert_int_equal(st.flushes_elided, 7);
+	assert_int_equal(st.extra_words, 0);
 	/* an older target stopped after the counters */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6", &st), 0);
 	assert_false(st.has_mismatch_cnt);
@@ -124,6 +135,7 @@ static void test_status_rejects_malformed_lines(void **state)
 		" raid0 1 A 0/0 idle 1 2 3 4 5 6",
 		"raid0 1 A 0/0 idle 1 2 3 4 5 0x6",
 		"raid0 1 A 0/0 idle 1 2 3 4 5 6 many",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 x",
 		"raid0 1 A 0/0 averyveryverylongactionwordthatdoesnotfit 1 2 3 4 5 6",
 		"raid0 01 A 0/0 idle 1 2 3 4 5 6",
 	};

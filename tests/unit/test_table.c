@@ -87,6 +87,24 @@ static void test_table_builds_features_in_canonical_order(void **state)
 	t.devs[1].major = t.devs[1].minor = 0;
 	t.devs[1].offset = 0;
 	assert_memory_equal(&t, &back, sizeof(t));
+
+	/* all fifteen feature words the target knows */
+	t.flush_policy = FR_FLUSH_DIRTY;
+	t.rebuild_mask = 1u << 2 | 1u << 4;
+	t.devs[1].missing = false;
+	t.readahead_set = true;
+	t.readahead_on = false;
+	t.ra_window_set = true;
+	t.ra_window = 64;
+	t.ra_cache_set = true;
+	t.ra_cache_mb = 0;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 15 flush_policy dirty "
+			    "max_sync_rate 10240 rebuild 2 rebuild 4 resync "
+			    "readahead off ra_window 64 ra_cache_mb 0 5 "
+			    "253:0 2048 0:0 0 253:2 2048 253:3 2048 253:4 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
 }
 
 static void test_table_rejects_raid6_features_on_raid0(void **state)
@@ -240,6 +258,13 @@ static void test_table_rejects_malformed_lines(void **state)
 		"raid6 8 2 rebuild 4 4 8:3 8 8:1 8 8:2 8 8:0 8",
 		"raid6 8 2 max_sync_rate -1 4 8:3 8 8:1 8 8:2 8 8:0 8",
 		"raid6 8 6 rebuild 0 rebuild 1 rebuild 2 4 8:3 8 8:1 8 8:2 8 8:0 8",
+		"raid0 8 2 readahead maybe 1 8:0 8",
+		"raid0 8 2 ra_window 0 1 8:0 8",
+		"raid0 8 2 ra_window 65 1 8:0 8",
+		"raid0 8 2 ra_cache_mb 4097 1 8:0 8",
+		"raid0 8 4 ra_window 2 readahead on 1 8:0 8",
+		"raid0 8 4 readahead on flush_policy drop 1 8:0 8",
+		"raid0 8 2 flush_policy sometimes 1 8:0 8",
 		"raid0 01024 0 1 253:0 2048",
 		"raid0 1024 0 1 253:00 2048",
 	};
@@ -285,6 +310,9 @@ static void test_table_names_the_feature_needing_a_version(void **state)
 	assert_string_equal(fr_table_required_version(&t, &v), "raid6");
 	t.resync = true;
 	assert_string_equal(fr_table_required_version(&t, &v), "resync");
+	t.ra_window_set = true;
+	t.ra_window = 4;
+	assert_string_equal(fr_table_required_version(&t, &v), "readahead");
 }
 
 static uint64_t t_rand(uint64_t *s)
@@ -312,7 +340,7 @@ static void test_table_fuzz_parser(void **state)
 		size_t len;
 
 		snprintf(line, sizeof(line), "%s",
-			 iter & 1 ? "raid6 256 7 flush_policy drop max_sync_rate 100 rebuild 1 resync 5 8:0 2048 8:16 2048 - - 8:32 2048 8:48 2048" :
+			 iter & 1 ? "raid6 256 13 flush_policy drop max_sync_rate 100 rebuild 1 resync readahead on ra_window 8 ra_cache_mb 32 5 8:0 2048 8:16 2048 - - 8:32 2048 8:48 2048" :
 				    "raid0 1024 0 2 253:0 2048 253:1 4096");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3; k++) {
