@@ -171,7 +171,8 @@ scenario_table() { # ID DIR
 # PNG: MiB/s against N, log2 x axis, one line per layer, ideal dashed.
 scenario_plot() { # ID
 	local id=$1 dat=$dir/$1.dat ncol i cols=""
-	[ -s "$dat" ] && [ "$(wc -l <"$dat")" -gt 1 ] || return 0
+	# A line needs two points: entries with one N get only the table.
+	[ -s "$dat" ] && [ "$(wc -l <"$dat")" -gt 2 ] || return 0
 	ncol=$(head -n1 "$dat" | wc -w)
 	nmax=$(awk 'NR > 1 && $1 > m { m = $1 } END { print m + 0 }' "$dat")
 	for ((i = 2; i <= ncol; i++)); do
@@ -252,6 +253,45 @@ seconds_table() { # ID DIR
 	done
 }
 
+# fanraid's own view of each run, from `dmsetup status` before and after:
+# requests and average request size the members got, flushes, and the
+# readahead counters (v1 status: per-member groups of 6, then mismatch_cnt,
+# ra_hits, ra_misses, ra_prefetched, ra_wasted, flushes_elided; absent on
+# older modules).
+fanraid_table() { # DIR
+	local m
+	ls "$1"/fanraid*.meta >/dev/null 2>&1 || return 0
+	echo "   fanraid counters (difference over the run, summed over members)"
+	printf '     %-14s %4s %9s %9s %8s %8s %8s %8s %10s %9s\n' layer N "reads" "avg KiB" writes "avg KiB" flushes "ra hits" "ra fetch MiB" "ra waste"
+	for m in "$1"/fanraid*.meta; do
+		awk -F= '
+			$1 == "layer" { layer = $2 }
+			$1 == "n" { n = $2 }
+			$1 == "fanraid_status_before" { nb = split($2, b, " ") }
+			$1 == "fanraid_status_after" { na = split($2, a, " ") }
+			END {
+				if (!na || !nb) exit
+				devs = a[5]; first = 9
+				for (i = 0; i < devs; i++) {
+					o = first + 6 * i
+					r += a[o] - b[o]; w += a[o + 1] - b[o + 1]
+					rs += a[o + 2] - b[o + 2]; ws += a[o + 3] - b[o + 3]
+					f += a[o + 4] - b[o + 4]
+				}
+				t = first + 6 * devs
+				if (na >= t + 5) {
+					hits = a[t + 1] - b[t + 1]; pf = (a[t + 3] - b[t + 3]) / 2048
+					ws2 = (a[t + 4] - b[t + 4]) / 2048
+					ra = sprintf("%8d %10.1f %9.1f", hits, pf, ws2)
+				} else {
+					ra = sprintf("%8s %10s %9s", "-", "-", "-")
+				}
+				printf "     %-14s %4d %9d %9.1f %8d %8.1f %8d %s\n", layer, n, r,
+					r ? rs / r / 2 : 0, w, w ? ws / w / 2 : 0, f, ra
+			}' "$m"
+	done | sort -k2,2n -k1,1
+}
+
 # Write amplification: bytes the members wrote over bytes fio wrote.
 amp_table() { # DIR LAYERS
 	echo "   write amplification (member bytes written / application bytes written)"
@@ -276,6 +316,7 @@ amp_table() { # DIR LAYERS
 		large-writes) seconds_table "$id" "$d" ;;
 		esac
 		[ "$(entry_key "$e" amp 0)" = 1 ] && amp_table "$d" "$(entry_key "$e" layers "")"
+		fanraid_table "$d"
 		scenario_plot "$id"
 		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"
 	done

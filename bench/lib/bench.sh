@@ -145,25 +145,36 @@ members_down() {
 	MEMBERS=()
 }
 
-# Sum of sectors read and written by the first N members so far.
+# Sum of sectors read and written by the first N members so far. The stat
+# paths are resolved once per entry: under TCG every fork costs.
+MEMBER_STATS=()
+member_stat_paths() {
+	local d
+	MEMBER_STATS=()
+	for d in "${MEMBERS[@]}"; do
+		d=$(readlink -f "$d")
+		MEMBER_STATS+=("/sys/class/block/${d##*/}/stat")
+	done
+}
+
 member_sectors() { # N
-	local d name r=0 w=0 f
-	for d in "${MEMBERS[@]:0:$1}"; do
-		name=$(basename "$(readlink -f "$d")")
-		read -r -a f <"/sys/class/block/$name/stat"
+	local p r=0 w=0 ri=0 wi=0 f
+	for p in "${MEMBER_STATS[@]:0:$1}"; do
+		read -r -a f <"$p"
+		ri=$((ri + f[0]))
 		r=$((r + f[2]))
+		wi=$((wi + f[4]))
 		w=$((w + f[6]))
 	done
-	echo "$r $w"
+	echo "$r $w $ri $wi"
 }
 
 # Leaves the first N members with no signature a layer could trip over.
+# One exec per tool for all members.
 members_wipe() { # N
-	local d
-	for d in "${MEMBERS[@]:0:$1}"; do
-		mdadm --zero-superblock --force "$d" >/dev/null 2>&1
-		wipefs -a -q "$d" >/dev/null 2>&1
-	done
+	local devs=("${MEMBERS[@]:0:$1}")
+	mdadm --zero-superblock --force "${devs[@]}" >/dev/null 2>&1
+	wipefs -a -q "${devs[@]}" >/dev/null 2>&1
 	btrfs device scan --forget >/dev/null 2>&1
 	return 0
 }
@@ -171,6 +182,9 @@ members_wipe() { # N
 # --- layers ----------------------------------------------------------------
 
 TARGET="" LAYER_DEV="" SKIP_REASON=""
+# Set when a layer wrote signatures (md superblock, a filesystem) that the
+# next layer must not find; plain dm tables write nothing.
+DIRTY=0
 
 # Usable sectors per member, rounded down to whole chunks.
 member_chunks_len() { # N CHUNK
@@ -217,6 +231,10 @@ layer_up() { # LAYER N
 	case $layer in
 	raw)
 		return 0 ;;
+	md-* | btrfs-*) DIRTY=1 ;;
+	esac
+	[ "${S[fs]}" != none ] && DIRTY=1
+	case $layer in
 	fanraid | fanraid-raid6)
 		level=raid0 len=$((per * n))
 		if [ "$layer" = fanraid-raid6 ]; then
@@ -307,7 +325,11 @@ layer_down() { # N
 	grep -q " $MNT " /proc/mounts && umount "$MNT"
 	dmsetup info "$DM_NAME" >/dev/null 2>&1 && dmsetup remove "$DM_NAME"
 	[ -e "$MD_DEV" ] && mdadm --stop "$MD_DEV" >/dev/null 2>&1
-	members_wipe "$1"
+	if [ "$DIRTY" = 1 ]; then
+		members_wipe "$1"
+		DIRTY=0
+	fi
+	return 0
 }
 
 # fanraid's per-member counters (raw status line), if the layer is fanraid.
@@ -397,10 +419,11 @@ run_one() { # LAYER N
 	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%d", s }')
+	local rios wios
 	set -- $before
-	rd=$1 wr=$2
+	rd=$1 wr=$2 rios=$3 wios=$4
 	set -- $after
-	rd=$(($1 - rd)) wr=$(($2 - wr))
+	rd=$(($1 - rd)) wr=$(($2 - wr)) rios=$(($3 - rios)) wios=$(($4 - wios))
 
 	# Cold or warm is measured, not assumed: a buffered run whose members
 	# delivered less than 90% of what fio read was partly served from the
@@ -443,6 +466,9 @@ run_one() { # LAYER N
 		echo "app_read_bytes=$appr"
 		echo "member_read_bytes=$((rd * 512))"
 		echo "member_write_bytes=$((wr * 512))"
+		# Completed requests: bytes / ios is the size the members saw.
+		echo "member_read_ios=$rios"
+		echo "member_write_ios=$wios"
 		[ -n "$sb" ] && echo "fanraid_status_before=$sb"
 		[ -n "$sa" ] && echo "fanraid_status_after=$sa"
 	} >"$out/$rel.meta"
@@ -519,6 +545,9 @@ for e in "${entries[@]}"; do
 		max=$maxdev
 	fi
 	members_up "$max" || { say "${S[id]}: could not create $max members"; members_down; continue; }
+	member_stat_paths
+	# Real drives start with whatever they held; fresh null_blk are zero.
+	[ "$mode" = host ] && members_wipe "${#MEMBERS[@]}"
 
 	whole_skip=""
 	if [ "${S[requires]}" = fanraid-raid6 ] && ! have_fanraid_raid6; then
@@ -544,7 +573,6 @@ for e in "${entries[@]}"; do
 				echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
 				continue
 			fi
-			members_wipe "$n"
 			if layer_up "$l" "$n"; then
 				run_one "$l" "$n"
 			else
