@@ -16,11 +16,12 @@
 
 static const struct fr_command fr_commands[] = {
 	{ "create",
-	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--force] DEV...",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--force] DEV...",
 	  "write superblocks on DEVs and start a new array",
 	  2, 1 + FR_MAX_DEVS,
 	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
-	  FR_OPT_READAHEAD | FR_OPT_FORCE,
+	  FR_OPT_READAHEAD | FR_OPT_RA | FR_OPT_RA_WINDOW | FR_OPT_RA_CACHE |
+	  FR_OPT_FORCE,
 	  fr_cmd_create },
 	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan",
 	  "start an existing array from its members' superblocks",
@@ -145,6 +146,9 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "uuid", required_argument, NULL, 'u' },
 		{ "scan", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "ra", required_argument, NULL, 'A' },
+		{ "ra-window", required_argument, NULL, 'W' },
+		{ "ra-cache-mb", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,12 +160,15 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'o', FR_OPT_DATA_OFFSET }, { 'F', FR_OPT_FLUSH },
 		{ 'r', FR_OPT_READAHEAD }, { 'f', FR_OPT_FORCE },
 		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
+		{ 'A', FR_OPT_RA }, { 'W', FR_OPT_RA_WINDOW },
+		{ 'C', FR_OPT_RA_CACHE },
 	};
 	int c, idx;
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	o->level = UINT32_MAX;
+	o->ra_cache_mb = FR_RA_CACHE_DEFAULT;
 	optind = 0;	/* full reset: the tests parse many command lines */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":l:c:o:r:fu:sjh", longopts,
@@ -220,6 +227,32 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			if (fr_flush_parse(optarg, &o->flush_policy)) {
 				fr_err("--flush %s: must be passthrough, dirty or drop",
 				       optarg);
+				goto usage;
+			}
+			break;
+		case 'A':
+			if (!strcmp(optarg, "on")) {
+				o->ra_mode = FR_RA_ON;
+			} else if (!strcmp(optarg, "off")) {
+				o->ra_mode = FR_RA_OFF;
+			} else {
+				fr_err("--ra %s: must be on or off", optarg);
+				goto usage;
+			}
+			break;
+		case 'W':
+			if (fr_parse_u32(optarg, &o->ra_window) || !o->ra_window ||
+			    o->ra_window > FR_SB_RA_WINDOW_MAX) {
+				fr_err("--ra-window %s: must be 1 to %d stripes",
+				       optarg, FR_SB_RA_WINDOW_MAX);
+				goto usage;
+			}
+			break;
+		case 'C':
+			if (fr_parse_u32(optarg, &o->ra_cache_mb) ||
+			    o->ra_cache_mb > FR_SB_RA_CACHE_MAX) {
+				fr_err("--ra-cache-mb %s: must be 0 to %d (MiB)",
+				       optarg, FR_SB_RA_CACHE_MAX);
 				goto usage;
 			}
 			break;

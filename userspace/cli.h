@@ -31,6 +31,9 @@ enum fr_opt_bit {
 	FR_OPT_UUID = 1u << 6,
 	FR_OPT_SCAN = 1u << 7,
 	FR_OPT_JSON = 1u << 8,
+	FR_OPT_RA = 1u << 9,
+	FR_OPT_RA_WINDOW = 1u << 10,
+	FR_OPT_RA_CACHE = 1u << 11,
 };
 
 struct fr_opts {
@@ -40,6 +43,9 @@ struct fr_opts {
 	uint64_t data_offset;		/* bytes; 0: from topology */
 	uint32_t flush_policy;		/* enum fr_flush_policy */
 	uint64_t readahead;		/* bytes; 0: kernel default */
+	uint32_t ra_mode;		/* enum fr_ra_mode */
+	uint32_t ra_window;		/* stripes; FR_RA_WINDOW_DEFAULT */
+	uint32_t ra_cache_mb;		/* MiB; FR_RA_CACHE_DEFAULT */
 	bool force;
 	bool scan;
 	bool json;

@@ -214,6 +214,9 @@ int fr_cmd_create(const struct fr_opts *o)
 	sb.array_sectors = plan.array_sectors;
 	sb.flush_policy = o->flush_policy;
 	sb.readahead_sectors = (uint32_t)(o->readahead >> 9);
+	sb.ra_mode = o->ra_mode;
+	sb.ra_window = o->ra_window;
+	sb.ra_cache_mb = o->ra_cache_mb;
 	sb.ctime = (uint64_t)time(NULL);
 	sb.utime = sb.ctime;
 	if (fr_uuid_generate(sb.array_uuid)) {

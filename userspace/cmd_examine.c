@@ -14,6 +14,11 @@ static void state_string(uint32_t state, char *buf, size_t len)
 		 state & FR_SB_STATE_DEGRADED ? ",degraded" : "");
 }
 
+static const char *ra_mode_name(uint32_t mode)
+{
+	return mode == FR_RA_ON ? "on" : mode == FR_RA_OFF ? "off" : "default";
+}
+
 static void time_string(uint64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
@@ -44,14 +49,20 @@ static void print_json(const char *path, const struct fr_sb *sb)
 	       "\"member_data_sectors\": %llu, \"array_sectors\": %llu, "
 	       "\"events\": %llu, \"state\": \"%s\", \"failed_mask\": %llu, "
 	       "\"flush_policy\": \"%s\", \"readahead_sectors\": %u, "
-	       "\"ctime\": \"%s\", \"utime\": \"%s\"}\n",
+	       "\"ctime\": \"%s\", \"utime\": \"%s\", "
+	       "\"target_readahead\": \"%s\", \"ra_window\": %u, ",
 	       fr_level_name(sb->level), sb->chunk_sectors, sb->ndevs,
 	       sb->slot, (unsigned long long)sb->data_offset,
 	       (unsigned long long)sb->member_sectors,
 	       (unsigned long long)sb->array_sectors,
 	       (unsigned long long)sb->events, state,
 	       (unsigned long long)sb->failed_mask,
-	       fr_flush_name(sb->flush_policy), sb->readahead_sectors, ct, ut);
+	       fr_flush_name(sb->flush_policy), sb->readahead_sectors, ct, ut,
+	       ra_mode_name(sb->ra_mode), sb->ra_window);
+	if (sb->ra_cache_mb == FR_RA_CACHE_DEFAULT)
+		printf("\"ra_cache_mb\": null}\n");
+	else
+		printf("\"ra_cache_mb\": %u}\n", sb->ra_cache_mb);
 }
 
 static void print_human(const char *path, const struct fr_sb *sb)
@@ -84,10 +95,15 @@ static void print_human(const char *path, const struct fr_sb *sb)
 	       (unsigned long long)sb->failed_mask);
 	printf("          flush: %s\n", fr_flush_name(sb->flush_policy));
 	if (sb->readahead_sectors)
-		printf("      readahead: %u sectors\n", sb->readahead_sectors);
+		printf("block readahead: %u sectors\n", sb->readahead_sectors);
 	else
-		printf("      readahead: kernel default\n");
-	printf("        created: %s\n        updated: %s\n", ct, ut);
+		printf("block readahead: kernel default\n");
+	printf("target readahead: %s", ra_mode_name(sb->ra_mode));
+	if (sb->ra_window)
+		printf(", window %u stripes", sb->ra_window);
+	if (sb->ra_cache_mb != FR_RA_CACHE_DEFAULT)
+		printf(", cache %u MiB", sb->ra_cache_mb);
+	printf("\n        created: %s\n        updated: %s\n", ct, ut);
 	printf("        version: format %u, layout %u\n", sb->format_version,
 	       sb->layout_version);
 }

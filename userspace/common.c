@@ -74,6 +74,13 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 	t->level = sb->level;
 	t->chunk_sectors = sb->chunk_sectors;
 	t->flush_policy = sb->flush_policy;
+	/* the target's readahead features, only those the user chose */
+	t->readahead_set = sb->ra_mode != FR_RA_DEFAULT;
+	t->readahead_on = sb->ra_mode == FR_RA_ON;
+	t->ra_window_set = sb->ra_window != FR_RA_WINDOW_DEFAULT;
+	t->ra_window = sb->ra_window;
+	t->ra_cache_set = sb->ra_cache_mb != FR_RA_CACHE_DEFAULT;
+	t->ra_cache_mb = t->ra_cache_set ? sb->ra_cache_mb : 0;
 	t->ndevs = n;
 	for (i = 0; i < n; i++) {
 		if (!slots[i]) {

@@ -241,7 +241,11 @@ enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 		return FR_SB_EFAILMASK;
 	if (sb->flush_policy > FR_FLUSH_DIRTY)
 		return FR_SB_EFLUSH;
-	if (sb->readahead_sectors > FR_SB_MAX_READAHEAD)
+	if (sb->readahead_sectors > FR_SB_MAX_READAHEAD ||
+	    sb->ra_mode > FR_RA_OFF ||
+	    sb->ra_window > FR_SB_RA_WINDOW_MAX ||
+	    (sb->ra_cache_mb > FR_SB_RA_CACHE_MAX &&
+	     sb->ra_cache_mb != FR_RA_CACHE_DEFAULT))
 		return FR_SB_EREADAHEAD;
 	if (!sb->ctime || sb->utime < sb->ctime)
 		return FR_SB_ETIME;
@@ -275,8 +279,11 @@ enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, uint8_t *buf)
 	put_le32(buf + FR_SB_OFF_FLUSH, sb->flush_policy);
 	put_le64(buf + FR_SB_OFF_FAILED_MASK, sb->failed_mask);
 	put_le32(buf + FR_SB_OFF_READAHEAD, sb->readahead_sectors);
+	put_le32(buf + FR_SB_OFF_RA_MODE, sb->ra_mode);
 	put_le64(buf + FR_SB_OFF_CTIME, sb->ctime);
 	put_le64(buf + FR_SB_OFF_UTIME, sb->utime);
+	put_le32(buf + FR_SB_OFF_RA_WINDOW, sb->ra_window);
+	put_le32(buf + FR_SB_OFF_RA_CACHE, sb->ra_cache_mb);
 	put_le32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
 	return FR_SB_OK;
 }
@@ -298,7 +305,6 @@ enum fr_sb_err fr_sb_decode(const uint8_t *buf, struct fr_sb *sb)
 	if (get_le32(buf + FR_SB_OFF_CRC) != fr_sb_crc(buf))
 		return FR_SB_ECRC;
 	if (get_le32(buf + FR_SB_OFF_HDR_PAD) ||
-	    get_le32(buf + FR_SB_OFF_BODY_PAD) ||
 	    !is_zero(buf + FR_SB_OFF_RESERVED,
 		     FR_SB_OFF_CRC - FR_SB_OFF_RESERVED))
 		return FR_SB_ERESERVED;
@@ -325,6 +331,9 @@ enum fr_sb_err fr_sb_decode(const uint8_t *buf, struct fr_sb *sb)
 	tmp.flush_policy = get_le32(buf + FR_SB_OFF_FLUSH);
 	tmp.failed_mask = get_le64(buf + FR_SB_OFF_FAILED_MASK);
 	tmp.readahead_sectors = get_le32(buf + FR_SB_OFF_READAHEAD);
+	tmp.ra_mode = get_le32(buf + FR_SB_OFF_RA_MODE);
+	tmp.ra_window = get_le32(buf + FR_SB_OFF_RA_WINDOW);
+	tmp.ra_cache_mb = get_le32(buf + FR_SB_OFF_RA_CACHE);
 	tmp.ctime = get_le64(buf + FR_SB_OFF_CTIME);
 	tmp.utime = get_le64(buf + FR_SB_OFF_UTIME);
 

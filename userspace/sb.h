@@ -50,10 +50,12 @@
 #define FR_SB_OFF_FLUSH		172
 #define FR_SB_OFF_FAILED_MASK	176
 #define FR_SB_OFF_READAHEAD	184
-#define FR_SB_OFF_BODY_PAD	188
+#define FR_SB_OFF_RA_MODE	188
 #define FR_SB_OFF_CTIME		192
 #define FR_SB_OFF_UTIME		200
-#define FR_SB_OFF_RESERVED	208
+#define FR_SB_OFF_RA_WINDOW	208
+#define FR_SB_OFF_RA_CACHE	212
+#define FR_SB_OFF_RESERVED	216
 #define FR_SB_OFF_CRC		(FR_SB_SIZE - 4)
 
 /* State bits; 0 is a clean, complete, stopped array. */
@@ -66,6 +68,18 @@ enum fr_flush_policy {
 	FR_FLUSH_DROP = 1,
 	FR_FLUSH_DIRTY = 2,	/* flush only members written since their last flush */
 };
+
+/* The target's readahead feature: left to its default, or given. */
+enum fr_ra_mode {
+	FR_RA_DEFAULT = 0,
+	FR_RA_ON = 1,
+	FR_RA_OFF = 2,
+};
+
+#define FR_RA_WINDOW_DEFAULT	0		/* ra_window not given */
+#define FR_RA_CACHE_DEFAULT	UINT32_MAX	/* ra_cache_mb not given (0 means no cache) */
+#define FR_SB_RA_WINDOW_MAX	64
+#define FR_SB_RA_CACHE_MAX	4096
 
 /* The decoded superblock, in host byte order. Sizes are in sectors. */
 struct fr_sb {
@@ -85,7 +99,10 @@ struct fr_sb {
 	uint32_t state;				/* FR_SB_STATE_* */
 	uint32_t flush_policy;			/* enum fr_flush_policy */
 	uint64_t failed_mask;			/* bit i: slot i has failed */
-	uint32_t readahead_sectors;		/* 0: off */
+	uint32_t readahead_sectors;		/* block-device readahead; 0: kernel default */
+	uint32_t ra_mode;			/* enum fr_ra_mode: target readahead */
+	uint32_t ra_window;			/* stripes, or FR_RA_WINDOW_DEFAULT */
+	uint32_t ra_cache_mb;			/* MiB, or FR_RA_CACHE_DEFAULT */
 	uint64_t ctime;				/* seconds since the epoch */
 	uint64_t utime;
 };

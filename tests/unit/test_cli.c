@@ -77,6 +77,33 @@ static void test_opts_parses_uuid_and_json(void **state)
 	assert_int_equal(o.argc, 0);
 	assert_int_equal(t_parse("create", a3, T_ARGC(a3), &o), 0);
 	assert_int_equal(o.flush_policy, FR_FLUSH_DIRTY);
+	assert_int_equal(o.ra_mode, FR_RA_DEFAULT);
+	assert_true(o.ra_cache_mb == FR_RA_CACHE_DEFAULT);
+}
+
+static void test_opts_parses_target_readahead(void **state)
+{
+	char *ok[] = { "create", "x", "-l", "0", "--ra", "off", "--ra-window",
+		       "16", "--ra-cache-mb", "0", "/dev/a", NULL };
+	char *badmode[] = { "create", "x", "--ra", "auto", "/dev/a", NULL };
+	char *badwin[] = { "create", "x", "--ra-window", "0", "/dev/a", NULL };
+	char *bigwin[] = { "create", "x", "--ra-window", "65", "/dev/a", NULL };
+	char *bigcache[] = { "create", "x", "--ra-cache-mb", "4097", "/dev/a",
+			     NULL };
+	char *notcreate[] = { "assemble", "x", "--ra", "on", NULL };
+	struct fr_opts o;
+
+	(void)state;
+	assert_int_equal(t_parse("create", ok, T_ARGC(ok), &o), 0);
+	assert_int_equal(o.ra_mode, FR_RA_OFF);
+	assert_int_equal(o.ra_window, 16);
+	assert_int_equal(o.ra_cache_mb, 0);
+	assert_int_equal(t_parse("create", badmode, T_ARGC(badmode), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", badwin, T_ARGC(badwin), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", bigwin, T_ARGC(bigwin), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", bigcache, T_ARGC(bigcache), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("assemble", notcreate, T_ARGC(notcreate), &o),
+			 FR_EXIT_USAGE);
 }
 
 static void test_opts_rejects_usage_errors(void **state)
@@ -243,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_opts_parses_create_line),
 		cmocka_unit_test(test_opts_accepts_options_anywhere),
 		cmocka_unit_test(test_opts_parses_uuid_and_json),
+		cmocka_unit_test(test_opts_parses_target_readahead),
 		cmocka_unit_test(test_opts_rejects_usage_errors),
 		cmocka_unit_test(test_opts_help_skips_argument_count),
 		cmocka_unit_test(test_main_exit_codes_for_usage_errors),

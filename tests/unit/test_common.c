@@ -40,6 +40,7 @@ static void t_sb(struct fr_sb *sb, uint32_t slot)
 	sb->member_sectors = 800;
 	sb->array_sectors = 1600;
 	sb->events = 10;
+	sb->ra_cache_mb = FR_RA_CACHE_DEFAULT;	/* 0 would mean "no cache" */
 	sb->ctime = sb->utime = 1700000000;
 }
 
@@ -177,6 +178,24 @@ static void test_table_from_members_marks_empty_slots_missing(void **state)
 	t_slots[0] = &t_m[0];
 }
 
+/* Readahead features reach the table only when the user chose them. */
+static void test_table_from_members_carries_readahead_choices(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	fr_table_from_members(t_slots, T_N, &t);
+	assert_false(t.readahead_set || t.ra_window_set || t.ra_cache_set);
+	t_m[0].sb.ra_mode = FR_RA_OFF;
+	t_m[0].sb.ra_window = 4;
+	t_m[0].sb.ra_cache_mb = 0;
+	fr_table_from_members(t_slots, T_N, &t);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 8 6 readahead off ra_window 4 ra_cache_mb 0 "
+			    "4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+}
+
 static void test_dm_uuid_is_prefixed_array_uuid(void **state)
 {
 	uint8_t u[FR_UUID_LEN], back[FR_UUID_LEN];
@@ -203,6 +222,7 @@ int main(void)
 		T(test_members_write_skips_empty_and_closed),
 		T(test_members_write_reports_io_errors),
 		T(test_table_from_members_marks_empty_slots_missing),
+		T(test_table_from_members_carries_readahead_choices),
 		T(test_dm_uuid_is_prefixed_array_uuid),
 	};
 

@@ -99,6 +99,9 @@ static void t_sb(struct fr_sb *sb)
 	sb->state = FR_SB_STATE_DIRTY;
 	sb->flush_policy = FR_FLUSH_DROP;
 	sb->readahead_sectors = 256;
+	sb->ra_mode = FR_RA_OFF;
+	sb->ra_window = 8;
+	sb->ra_cache_mb = FR_RA_CACHE_DEFAULT;
 	sb->ctime = 1700000000;
 	sb->utime = 1700000100;
 }
@@ -175,8 +178,12 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	assert_int_equal(t_get64(buf + 176), 0);
 	assert_int_equal(buf[184], 0);		/* readahead 256 = 0x100 */
 	assert_int_equal(buf[185], 1);
+	assert_int_equal(buf[188], FR_RA_OFF);
 	assert_int_equal(t_get64(buf + 192), 1700000000);
 	assert_int_equal(t_get64(buf + 200), 1700000100);
+	assert_int_equal(buf[208], 8);		/* ra_window */
+	assert_int_equal(t_get64(buf + 208) >> 32, 0xffffffff); /* ra_cache_mb default */
+	assert_int_equal(FR_SB_OFF_RESERVED, 216);
 	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
 		assert_int_equal(buf[i], 0);
 }
@@ -290,7 +297,9 @@ static const struct t_corrupt t_corruptions[] = {
 	{ "flush 3", FR_SB_OFF_FLUSH, 4, 3, FR_SB_EFLUSH },
 	{ "readahead huge", FR_SB_OFF_READAHEAD, 4, FR_SB_MAX_READAHEAD + 1,
 	  FR_SB_EREADAHEAD },
-	{ "body pad", FR_SB_OFF_BODY_PAD, 4, 1, FR_SB_ERESERVED },
+	{ "ra mode 3", FR_SB_OFF_RA_MODE, 4, 3, FR_SB_EREADAHEAD },
+	{ "ra window 65", FR_SB_OFF_RA_WINDOW, 4, 65, FR_SB_EREADAHEAD },
+	{ "ra cache 4097", FR_SB_OFF_RA_CACHE, 4, 4097, FR_SB_EREADAHEAD },
 	{ "ctime 0", FR_SB_OFF_CTIME, 8, 0, FR_SB_ETIME },
 	{ "utime before ctime", FR_SB_OFF_UTIME, 8, 1600000000, FR_SB_ETIME },
 	{ "reserved first", FR_SB_OFF_RESERVED, 1, 1, FR_SB_ERESERVED },
@@ -402,8 +411,8 @@ static void test_sb_fuzz_decoder_never_accepts_garbage(void **state)
 		t_block(buf);
 		for (k = 0; k < flips; k++) {
 			uint64_t rr = t_rand(&seed);
-			/* bias towards the fields: most action is in bytes 0..211 */
-			size_t off = rr & 1 ? (rr >> 8) % 212 :
+			/* bias towards the fields: most action is in bytes 0..215 */
+			size_t off = rr & 1 ? (rr >> 8) % 216 :
 					      (rr >> 8) % FR_SB_SIZE;
 
 			if (rr & 2)

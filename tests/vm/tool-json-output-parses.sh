@@ -13,7 +13,9 @@ on_exit 'fanraid stop fj >/dev/null 2>&1 || true'
 # No arrays: still a valid document.
 fanraid status --json | jq -e '.arrays == []'
 
-fanraid create fj --level 0 --chunk 128K --flush drop "${devs[@]}"
+fanraid create fj --level 0 --chunk 128K --flush drop --ra off --ra-window 4 "${devs[@]}"
+# The recorded choices are what the target was given, in its order.
+assert_contains "$(dmsetup table fj)" "raid0 256 6 flush_policy drop readahead off ra_window 4 3 "
 dd if=/dev/urandom of=/dev/mapper/fj bs=1M count=4 oflag=direct status=none
 
 fanraid status --json | tee /tmp/status.json
@@ -35,6 +37,11 @@ fanraid examine --json "${devs[2]}" | tee /tmp/examine.json
 jq -e '.slot == 2 and .devices == 3 and .name == "fj"' /tmp/examine.json
 jq -e '.state == "clean" and .flush_policy == "drop" and .chunk_sectors == 256' /tmp/examine.json
 jq -e '.data_offset_sectors == 2048 and .events == 2' /tmp/examine.json
+jq -e '.target_readahead == "off" and .ra_window == 4 and .ra_cache_mb == null' /tmp/examine.json
+# ... and assembly loads them again.
+fanraid assemble fj
+assert_contains "$(dmsetup table fj)" "raid0 256 6 flush_policy drop readahead off ra_window 4 3 "
+fanraid stop fj
 assert_eq "$(jq -r .device /tmp/examine.json)" "${devs[2]}" "examine device"
 
 # A degraded raid6: the missing member's device is null, its health dead.
