@@ -50,7 +50,7 @@ log "fsync: flushes per member $(echo $after)"
 # A filesystem's sync issues its own flushes (journal commit, sync_fs).
 mkfs.ext4 -q -F /dev/mapper/fr
 mkdir -p /mnt/fr
-mount /dev/mapper/fr /mnt/fr
+mount -t ext4 /dev/mapper/fr /mnt/fr
 before=$(flushes fr)
 head -c 4M /dev/urandom >/mnt/fr/file
 sync

@@ -84,13 +84,21 @@ refuse "Device offset plus member data area overflows" $len raid0 128 0 4 \
 
 # Features: the count counts words.
 refuse "Unrecognised feature argument" $len raid0 128 1 discard_passdown 4 $pairs
-refuse "Invalid flush_policy: must be passthrough or drop" $len raid0 128 2 flush_policy sometimes 4 $pairs
+refuse "Invalid flush_policy: must be passthrough, dirty or drop" $len raid0 128 2 flush_policy sometimes 4 $pairs
 refuse "Feature argument requires a value" $len raid0 128 1 flush_policy 4 $pairs
 refuse "Feature flush_policy duplicated" $len raid0 128 4 flush_policy drop flush_policy drop 4 $pairs
 refuse "Feature max_sync_rate duplicated" $len raid0 128 4 max_sync_rate 10 max_sync_rate 10 4 $pairs
 refuse "Invalid max_sync_rate: not a number of KiB/s" $len raid0 128 2 max_sync_rate fast 4 $pairs
 refuse "Features rebuild, resync and max_sync_rate require raid6" $len raid0 128 1 resync 4 $pairs
-refuse "Invalid number of feature arguments" $len raid0 128 10 flush_policy drop 4 $pairs
+refuse "Feature readahead duplicated" $len raid0 128 4 readahead on readahead off 4 $pairs
+refuse "Invalid readahead: must be on or off" $len raid0 128 2 readahead yes 4 $pairs
+refuse "Invalid ra_window: must be 1-64 stripes" $len raid0 128 2 ra_window 0 4 $pairs
+refuse "Invalid ra_window: must be 1-64 stripes" $len raid0 128 2 ra_window 65 4 $pairs
+refuse "Feature ra_window duplicated" $len raid0 128 4 ra_window 2 ra_window 2 4 $pairs
+refuse "Invalid ra_cache_mb: must be 0-4096 MiB" $len raid0 128 2 ra_cache_mb 4097 4 $pairs
+refuse "Feature ra_cache_mb duplicated" $len raid0 128 4 ra_cache_mb 8 ra_cache_mb 8 4 $pairs
+refuse "Readahead on needs a cache (ra_cache_mb > 0)" $len raid0 128 4 readahead on ra_cache_mb 0 4 $pairs
+refuse "Invalid number of feature arguments" $len raid0 128 16 flush_policy drop 4 $pairs
 refuse "Invalid number of feature arguments" $len raid0 128 x 4 $pairs
 # A count larger than the words present eats the device list.
 refuse "Unrecognised feature argument" $len raid0 128 3 flush_policy drop 4 $pairs
