@@ -79,32 +79,32 @@ static void print_human(const char *path, const struct fr_sb *sb)
 	fr_format_size((uint64_t)sb->chunk_sectors << 9, chunk, sizeof(chunk));
 	fr_format_size(sb->member_sectors << 9, msize, sizeof(msize));
 	printf("%s:\n", path);
-	printf("          array: %s (UUID %s)\n", sb->name, au);
-	printf("         member: slot %u of %u (UUID %s)\n", sb->slot,
+	printf("            array: %s (UUID %s)\n", sb->name, au);
+	printf("           member: slot %u of %u (UUID %s)\n", sb->slot,
 	       sb->ndevs, mu);
-	printf("          level: %s, chunk %s (%u sectors)\n",
+	printf("            level: %s, chunk %s (%u sectors)\n",
 	       fr_level_name(sb->level), chunk, sb->chunk_sectors);
-	printf("     array size: %s (%llu sectors)\n", size,
+	printf("       array size: %s (%llu sectors)\n", size,
 	       (unsigned long long)sb->array_sectors);
-	printf("    data offset: %llu sectors\n",
+	printf("      data offset: %llu sectors\n",
 	       (unsigned long long)sb->data_offset);
-	printf("      data size: %s per member (%llu sectors)\n", msize,
+	printf("        data size: %s per member (%llu sectors)\n", msize,
 	       (unsigned long long)sb->member_sectors);
-	printf("          state: %s, events %llu, failed mask 0x%llx\n", state,
+	printf("            state: %s, events %llu, failed mask 0x%llx\n", state,
 	       (unsigned long long)sb->events,
 	       (unsigned long long)sb->failed_mask);
-	printf("          flush: %s\n", fr_flush_name(sb->flush_policy));
+	printf("            flush: %s\n", fr_flush_name(sb->flush_policy));
 	if (sb->readahead_sectors)
-		printf("block readahead: %u sectors\n", sb->readahead_sectors);
+		printf("  block readahead: %u sectors\n", sb->readahead_sectors);
 	else
-		printf("block readahead: kernel default\n");
-	printf("target readahead: %s", ra_mode_name(sb->ra_mode));
+		printf("  block readahead: kernel default\n");
+	printf(" target readahead: %s", ra_mode_name(sb->ra_mode));
 	if (sb->ra_window)
 		printf(", window %u stripes", sb->ra_window);
 	if (sb->ra_cache_mb != FR_RA_CACHE_DEFAULT)
 		printf(", cache %u MiB", sb->ra_cache_mb);
-	printf("\n        created: %s\n        updated: %s\n", ct, ut);
-	printf("        version: format %u, layout %u\n", sb->format_version,
+	printf("\n%17s: %s\n%17s: %s\n", "created", ct, "updated", ut);
+	printf("          version: format %u, layout %u\n", sb->format_version,
 	       sb->layout_version);
 }
 
