@@ -304,8 +304,9 @@ amp_table() { # DIR LAYERS
 	echo "fanraid benchmark report: $dir"
 	[ -f "$dir/args" ] && echo "run: bench/run.sh $(cat "$dir/args")"
 	echo "Numbers from one run on a shared machine are noisy; compare layers side by side within a run."
-	# In the order the scenarios ran.
-	for e in $(ls -1tr "$dir"/*/entry 2>/dev/null); do
+	# In the order the scenarios ran (entry files are written as each starts).
+	mapfile -t entries < <(ls -1tr "$dir"/*/entry 2>/dev/null)
+	for e in "${entries[@]}"; do
 		[ -f "$e" ] || continue
 		d=$(dirname "$e")
 		id=${d##*/}

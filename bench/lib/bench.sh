@@ -204,14 +204,14 @@ dm_devs_args() { # N
 }
 
 fanraid_features() {
-	local f=${S[features]}
-	if [ "$f" = - ]; then
+	local feat=${S[features]}
+	if [ "$feat" = - ]; then
 		echo 0
 	else
-		f=${f//:/ }
+		feat=${feat//:/ }
 		# shellcheck disable=SC2086
-		set -- $f
-		echo "$# $f"
+		set -- $feat
+		echo "$# $feat"
 	fi
 }
 
@@ -294,14 +294,13 @@ layer_up() { # LAYER N
 	# the layer's io_min/io_opt unless told otherwise.
 	local mo=""
 	[ "${S[mkfs]}" != - ] && mo=${S[mkfs]//:/ }
+	# $mo is split into words on purpose.
+	# shellcheck disable=SC2086
 	case "${S[fs]}:$layer" in
 	none:* | *:btrfs-*) ;;
-	# shellcheck disable=SC2086
 	xfs:*) mkfs.xfs -f -q $mo "$LAYER_DEV" || { SKIP_REASON="mkfs.xfs $mo failed"; return 1; } ;;
-	# shellcheck disable=SC2086
 	ext4:*) mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0,nodiscard \
 		$mo "$LAYER_DEV" || { SKIP_REASON="mkfs.ext4 $mo failed"; return 1; } ;;
-	# shellcheck disable=SC2086
 	btrfs:*) mkfs.btrfs -f -q $mo "$LAYER_DEV" >/dev/null || { SKIP_REASON="mkfs.btrfs $mo failed"; return 1; } ;;
 	*) SKIP_REASON="unknown fs ${S[fs]}"; return 1 ;;
 	esac
@@ -378,12 +377,10 @@ job_file_for() { # LAYER N DEST
 		}' "$src" >"$3"
 }
 
-human_bs() { echo "${S[bs]}"; }
-
 # Runs fio once for LAYER over N members; writes json, meta and logs.
 run_one() { # LAYER N
 	local layer=$1 n=$2 rel=${S[id]}/$1-$2 job before after sb sa cache
-	local size_mib json bw rbw wbw io rd wr line
+	local size_mib json rbw wbw io rd wr line
 	job=$(mktemp /tmp/bench-job.XXXXXX)
 	job_file_for "$layer" "$n" "$job"
 
@@ -394,8 +391,12 @@ run_one() { # LAYER N
 	# files get half.
 	case "$layer:${S[fs]}" in
 	raw:*) export BENCH_SIZE=${size_mib}M ;;
-	*:none) [ "$LAYER_DEV" = btrfs ] && export BENCH_SIZE=$((size_mib * n / 2))M ||
-		export BENCH_SIZE=$((size_mib * n))M ;;
+	*:none)
+		if [ "$LAYER_DEV" = btrfs ]; then
+			export BENCH_SIZE=$((size_mib * n / 2))M
+		else
+			export BENCH_SIZE=$((size_mib * n))M
+		fi ;;
 	*) export BENCH_SIZE=$((size_mib * n / 2))M ;;
 	esac
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
