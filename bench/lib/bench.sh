@@ -416,7 +416,18 @@ run_one() { # LAYER N
 	[ -s "$out/$rel.fio-stderr" ] || rm -f "$out/$rel.fio-stderr"
 
 	# MiB/s read and written, summed over the jobs fio reports.
-	json=$(awk -f "$here/jsonflat.awk" "$out/$rel.json" 2>/dev/null)
+	# Jobs of the file* engines (stat, create) move no data: their "bytes"
+	# are left out of the throughput and the amplification.
+	json=$(awk -f "$here/jsonflat.awk" "$out/$rel.json" 2>/dev/null |
+		awk -F= '{ l[NR] = $0 }
+			/^jobs\.[0-9]+\.job options\.ioengine=file/ { split($1, p, "."); skip[p[2]] = 1 }
+			END {
+				for (i = 1; i <= NR; i++) {
+					split(l[i], p, ".")
+					if (l[i] !~ /^jobs\./ || !(p[2] in skip))
+						print l[i]
+				}
+			}')
 	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%d", s }')
