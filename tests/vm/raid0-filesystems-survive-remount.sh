@@ -22,19 +22,23 @@ assert_eq "$(blockdev --getiomin /dev/mapper/fr)" $((chunk * 512)) "io_min"
 assert_eq "$(blockdev --getioopt /dev/mapper/fr)" $((chunk * 512 * n)) "io_opt"
 dm_remove fr
 
-# A tree of files: nested directories, sizes from empty to several MiB.
+# A tree of files: nested directories, sizes from empty to 1 MiB, each a
+# different slice of a random pool (/dev/urandom is slow under TCG).
+head -c 16M /dev/urandom >/tmp/pool
 write_tree() {
-	local root=$1 i j size
+	local root=$1 i j k size
 	for ((i = 0; i < 8; i++)); do
 		mkdir -p "$root/d$i/sub"
 		for ((j = 0; j < 12; j++)); do
-			size=$(((i * 12 + j) * 37 * 1024 % (3 * 1024 * 1024) + j))
-			head -c "$size" /dev/urandom >"$root/d$i/f$j"
+			k=$((i * 12 + j))
+			size=$((k * k * 113 % (1024 * 1024) + j))
+			dd if=/tmp/pool of="$root/d$i/f$j" iflag=skip_bytes,count_bytes \
+				skip=$((k * 65537)) count=$size bs=64k status=none
 		done
 		head -c 1 /dev/urandom >"$root/d$i/sub/one-byte"
 		: >"$root/d$i/sub/empty"
 	done
-	head -c 24M /dev/urandom >"$root/large"
+	cp /tmp/pool "$root/large"
 	ln -s d0/f1 "$root/link"
 }
 
