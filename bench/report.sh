@@ -161,7 +161,11 @@ scenario_table() { # ID DIR
 		}
 		close(dat)
 	}'
-	echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
+	if ls "$d"/raw-*.meta >/dev/null 2>&1; then
+		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
+	else
+		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer, when N=1 ran); ! = fio failed"
+	fi
 	if [ -s "$d/skipped" ]; then
 		echo "   skipped:"
 		sed 's/^\([^ ]*\) \([^ ]*\) /     \1 N=\2: /' "$d/skipped"

@@ -56,10 +56,13 @@ make_out() {
 }
 
 # Progress: "[12/20] read-direct-qd32 fanraid N=8 (about 3m10s left)".
+# The terminal gets the line, progress.log the line with the time of day.
 progress() { # DONE TOTAL ETA ID LAYER N
-	local eta=$3
-	printf '[%s/%s] %s %s N=%s (about %dm%02ds left)\n' "$1" "$2" "$4" "$5" \
-		"$6" $((eta / 60)) $((eta % 60))
+	local eta=$3 line
+	line=$(printf '[%s/%s] %s %s N=%s (about %dm%02ds left)' "$1" "$2" "$4" "$5" \
+		"$6" $((eta / 60)) $((eta % 60)))
+	echo "$line"
+	echo "$(date -u +%H:%M:%S) $line" >>"$out/progress.log"
 }
 
 # ---------------------------------------------------------------- real drives
@@ -86,10 +89,14 @@ if [ -n "$devices" ]; then
 	fi
 	make_out
 	echo "bench: real drives ${devices}: results in $out"
+	# shellcheck disable=SC2086
 	"$here/lib/bench.sh" --devices "$devices" --out "$out" $args 2>&1 |
 		tee "$out/console.log" | while IFS= read -r line; do
 		case "$line" in
-		"@@P "*) set -- ${line#@@P }; progress "$@" | tee -a "$out/progress.log" ;;
+		"@@P "*)
+			# shellcheck disable=SC2086
+			set -- ${line#@@P }
+			progress "$@" ;;
 		*) echo "$line" ;;
 		esac
 	done
@@ -140,7 +147,7 @@ echo "bench: VM ($kver, ${mem} MiB, 2 vCPUs, TCG), suite $suite${only:+ ($only)}
 # Reads the results channel: progress lines to the terminal, files to $out,
 # everything raw to results.log.
 collect() {
-	local line file="" sum got bad=0
+	local line file="" sum got
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		printf '%s\n' "$line" >>"$out/results.log"
@@ -173,7 +180,7 @@ collect() {
 		"@@P "*)
 			# shellcheck disable=SC2086
 			set -- ${line#@@P }
-			progress "$@" | tee -a "$out/progress.log" ;;
+			progress "$@" ;;
 		*) echo "$line" ;;
 		esac
 	done
