@@ -26,9 +26,9 @@ raidcalc read -s 0 -n "$len" -o /tmp/data "$table"
 
 action() { dmsetup status fr | awk '{ print $8 }'; }
 
-# Rate-limited (2 MiB a member at 128 KiB/s), so the writes below meet a
+# Rate-limited (2 MiB a member at 64 KiB/s), so the writes below meet a
 # running resync.
-dm_create fr "${table/ 0 $n / 3 max_sync_rate 128 resync $n }"
+dm_create fr "${table/ 0 $n / 3 max_sync_rate 64 resync $n }"
 dmsetup table fr
 assert_eq "$(action)" resync "sync action right after the load"
 
