@@ -240,9 +240,14 @@ seconds_table() { # ID DIR
 		echo "   $(basename "$base"): per second"
 		awk -F', *' -v runtime="$(entry_key "$2/entry" runtime 10)" \
 			-v maxlat="$(flat "$base.json" | sed -n 's/^jobs\.0\.write\.lat_ns\.max=//p')" '
-			FILENAME ~ /_bw\.log$/ { s = int(($1 + 500) / 1000); bw[s] += $2 }
-			FILENAME ~ /_iops\.log$/ { s = int(($1 + 500) / 1000); ops[s] += $2 }
-			FILENAME ~ /_lat\.log$/ { s = int(($1 + 500) / 1000); lat[s] = $2 }
+			# fio writes an averaged line about once a second, none for
+			# a second with no completion, and sometimes two close
+			# together: each line goes to the nearest second, lines
+			# sharing a second are averaged, a second without one is 0.
+			{ s = int(($1 + 500) / 1000) }
+			FILENAME ~ /_bw\.log$/ { bws[s] += $2; bwn[s]++; bw[s] = bws[s] / bwn[s] }
+			FILENAME ~ /_iops\.log$/ { ops_s[s] += $2; opn[s]++; ops[s] = ops_s[s] / opn[s] }
+			FILENAME ~ /_lat\.log$/ { lats[s] += $2; latn[s]++; lat[s] = lats[s] / latn[s] }
 			END {
 				printf "     %4s %10s %10s %10s %12s %12s\n", "sec", "finished", "cur MiB/s", "avg MiB/s", "last lat ms", "avg lat ms"
 				for (s = 1; s <= runtime; s++) {
