@@ -15,15 +15,16 @@
 #        run.sh --self-test        the runner must report planted failures
 #
 # A scenario picks its VM with a "# group: NAME" line (default: main) and
-# its time budget with "# timeout: SECONDS" (default 300). Groups boot in
-# sorted order; VM_JOBS=N boots N at once. Logs: build/vm/logs/<run>/.
+# its time budget with "# timeout: SECONDS" (default 300). Groups boot
+# largest budget first, VM_JOBS=N at once (default 2). Logs:
+# build/vm/logs/<run>/.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 export BUILD=${BUILD:-$top/build}
 vmdir=$BUILD/vm
-jobs=${VM_JOBS:-1}
+jobs=${VM_JOBS:-2}
 mem=${VM_MEM:-2048}
 
 die() { echo "vmtest: $*" >&2; exit 2; }
@@ -108,7 +109,12 @@ for p in "${paths[@]}"; do
 	group_plan[$g]+="$(basename "$p" .sh)"$'\n'
 	group_budget[$g]=$((${group_budget[$g]:-60} + t + 15))
 done
+# Report in name order; boot the biggest budgets first so that with
+# VM_JOBS > 1 a long group does not start last and run alone.
 mapfile -t groups < <(printf '%s\n' "${!group_plan[@]}" | sort)
+mapfile -t boot_order < <(for g in "${groups[@]}"; do
+	echo "${group_budget[$g]} $g"
+done | sort -k1,1nr -k2 | cut -d' ' -f2)
 
 # Boots one group's VM; leaves <group>.console and <group>.results.
 run_group() { # GROUP
@@ -129,7 +135,7 @@ run_group() { # GROUP
 
 start=$(date +%s)
 running=0
-for g in "${groups[@]}"; do
+for g in "${boot_order[@]}"; do
 	echo "# vm group $g: $(printf '%s' "${group_plan[$g]}" | tr '\n' ' ')"
 	if [ "$jobs" -gt 1 ]; then
 		run_group "$g" &
