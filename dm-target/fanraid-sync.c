@@ -39,19 +39,23 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 {
 	u32 n = op->fc->geom.ndevs, p;
 	unsigned long data = GENMASK(n - 3, 0);
+	bool have_p = !test_bit(n - 2, &op->missing);
+	bool have_q = !test_bit(n - 1, &op->missing);
 	bool differs = false;
 
-	/* Parity can only be checked against complete data. */
-	if (op->missing & data)
+	/* Parity can only be checked against complete data, and where it was read. */
+	if ((op->missing & data) || (!have_p && !have_q))
 		return;
 	fanraid_r6_gen(op, true);
 	for (p = 0; p < op->npages; p++) {
-		bool bad = memcmp(page_address(op->pages[n - 2][p]),
-				  page_address(op->pages[FANRAID_R6_SCRATCH_P][p]),
-				  PAGE_SIZE) ||
-			   memcmp(page_address(op->pages[n - 1][p]),
-				  page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]),
-				  PAGE_SIZE);
+		bool bad = (have_p &&
+			    memcmp(page_address(op->pages[n - 2][p]),
+				   page_address(op->pages[FANRAID_R6_SCRATCH_P][p]),
+				   PAGE_SIZE)) ||
+			   (have_q &&
+			    memcmp(page_address(op->pages[n - 1][p]),
+				   page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]),
+				   PAGE_SIZE));
 
 		if (bad && count)
 			atomic64_add(PAGE_SIZE >> SECTOR_SHIFT,
@@ -69,8 +73,11 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		      REQ_OP_WRITE);
 }
 
-/* One window at member sector @pos; returns its length in sectors. */
-static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
+/*
+ * One window at member sector @pos; returns its length in sectors, or
+ * -EIO when a rebuild finds too few members left to rebuild from.
+ */
+static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 {
 	const struct fr_geom *g = &fc->geom;
 	struct fanraid_r6 *r6 = fc->r6;
@@ -81,6 +88,7 @@ static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	unsigned long rebuild = 0;
 	struct fanraid_r6op *op;
 	struct mutex *lock;
+	int r = len;
 
 	op = fanraid_r6_op_get(fc, pos >> g->chunk_shift,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
@@ -89,8 +97,12 @@ static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
-	if (fanraid_r6_read_slots(op, GENMASK(n - 1, 0)))
-		goto out;	/* more than two lost: nothing to rebuild from */
+	if (fanraid_r6_read_slots(op, GENMASK(n - 1, 0))) {
+		/* More than two lost: nothing to check against or rebuild from. */
+		if (r6->action == FANRAID_SYNC_RECOVER)
+			r = -EIO;
+		goto out;
+	}
 
 	switch (r6->action) {
 	case FANRAID_SYNC_RECOVER:
@@ -98,8 +110,10 @@ static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 			if (test_bit(fanraid_r6_slot_dev(g, op->row, slot),
 				     r6->rebuilding))
 				set_bit(slot, &rebuild);
-		if (fanraid_r6_recover(op))
+		if (fanraid_r6_recover(op)) {
+			r = -EIO;
 			goto out;
+		}
 		fanraid_r6_io(op, rebuild & ~fanraid_r6_failed_slots(op),
 			      REQ_OP_WRITE);
 		break;
@@ -117,10 +131,30 @@ static u32 fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	}
 out:
 	/* Advance under the row lock, so no write sees a half-rebuilt window as in sync. */
-	WRITE_ONCE(r6->sync_cp, pos + len);
+	if (r > 0)
+		WRITE_ONCE(r6->sync_cp, pos + len);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
-	return len;
+	return r;
+}
+
+/*
+ * A rebuild that cannot go on: the members being rebuilt fail, so what they
+ * hold beyond the sync point is never read as data (I/O that needs them
+ * fails with EIO instead).
+ */
+static void fanraid_sync_abort(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+	u32 dev;
+
+	for_each_set_bit(dev, r6->rebuilding, FR_MAX_DEVS)
+		set_bit(dev, fc->failed);
+	DMERR("%s: rebuild stopped: too few members left to rebuild from",
+	      dm_table_device_name(fc->ti->table));
+	bitmap_zero(r6->rebuilding, FR_MAX_DEVS);
+	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+	schedule_work(&fc->trigger_event);
 }
 
 static void fanraid_sync_finish(struct fanraid_c *fc)
@@ -158,9 +192,16 @@ static void fanraid_sync_work(struct work_struct *work)
 	u32 done = 0;
 
 	while (done < FANRAID_SYNC_BATCH_SECTORS && r6->sync_cp < end) {
+		int r;
+
 		if (READ_ONCE(r6->sync_stop))
 			return;
-		done += fanraid_sync_window(fc, r6->sync_cp);
+		r = fanraid_sync_window(fc, r6->sync_cp);
+		if (r < 0) {
+			fanraid_sync_abort(fc);
+			return;
+		}
+		done += r;
 	}
 	if (r6->sync_cp >= end) {
 		fanraid_sync_finish(fc);
