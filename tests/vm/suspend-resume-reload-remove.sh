@@ -17,14 +17,27 @@ dm_create fr "$table"
 
 state() { dmsetup info -c --noheadings -o attr fr; }
 
-# Writer with verification, running through everything below.
+# wait_open: until some process holds the device open (fio starts slowly
+# under emulation).
+wait_open() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ "$(dmsetup info -c --noheadings -o open fr)" -gt 0 ] && return
+		sleep 0.1
+	done
+	fail "nothing opened the device"
+}
+
+# Writer with verification, running through everything below. The rate
+# cap keeps it writing (about 12 s) however fast the machine is.
 fio --name=life --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
-	--rw=randwrite --bsrange=4k-64k --iodepth=16 --size=96M \
+	--rw=randwrite --bsrange=4k-64k --iodepth=16 --size=96M --rate=8m \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 --randseed=3 \
 	--output=/tmp/fio-life.out &
 fio_pid=$!
 on_exit "kill $fio_pid 2>/dev/null"
-sleep 3
+wait_open
+sleep 1
 
 # Suspend: in-flight I/O drains, new I/O waits; nothing reaches the members.
 dmsetup suspend fr
@@ -57,14 +70,10 @@ fio --name=busy --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
 	--output=/tmp/fio-busy.out &
 busy_pid=$!
 on_exit "kill $busy_pid 2>/dev/null"
-sleep 3
-if out=$(dmsetup remove fr 2>&1); then
-	# Allowed only once the I/O finished; fio must then fail on a gone device.
-	log "remove succeeded with fio running: $out"
-else
-	assert_contains "$out" "busy" "dmsetup remove of an open device"
-	log "remove while open refused: $out"
-fi
+wait_open
+out=$(dmsetup remove fr 2>&1) && fail "dmsetup remove of an open device succeeded"
+assert_contains "$out" "busy" "dmsetup remove of an open device"
+log "remove while open refused: $out"
 expect_fail rmmod dm_fanraid
 kill $busy_pid
 wait $busy_pid || true
