@@ -84,7 +84,7 @@ check_layout() { # NDEVS CHUNK_SECTORS [varied]
 	# Different bytes for the next case.
 	dd if=/tmp/pool of=/tmp/pool bs=4096 count=1 skip=$((RANDOM % 1000 + 1)) \
 		conv=notrunc status=none
-	log "n=$n chunk=$((chunk / 2))K${varied:+ (offsets differ per member)}: bit-exact"
+	log "n=$n chunk=$((chunk / 2))K${varied:+ (offsets differ per member)}: bit-exact$(have_cmd raidcalc && echo ', raidcalc read agrees')"
 }
 
 # One pool of random bytes for every case: /dev/urandom is slow under TCG.
