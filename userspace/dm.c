@@ -82,8 +82,11 @@ int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 		goto out;
 	if (!dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
 		goto out;
-	if (read_ahead &&
-	    !dm_task_set_read_ahead(dmt, read_ahead, DM_READ_AHEAD_MINIMUM_FLAG))
+	/*
+	 * Exactly the recorded value (no MINIMUM flag): `fanraid set` may
+	 * have chosen less than the kernel's default of two stripes.
+	 */
+	if (read_ahead && !dm_task_set_read_ahead(dmt, read_ahead, 0))
 		goto out;
 	if (!dm_task_set_cookie(dmt, &cookie, 0)) {
 		ret = -EIO;
