@@ -94,6 +94,8 @@ int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 			  enum fr_open_mode mode, struct fr_member *m,
 			  char (*paths)[FR_PATH_MAX]);
+long fr_readahead_kb_read(uint32_t major, uint32_t minor);
+int fr_readahead_kb_write(uint32_t major, uint32_t minor, uint32_t kb);
 
 int fr_cmd_create(const struct fr_opts *o);
 int fr_cmd_assemble(const struct fr_opts *o);
@@ -103,5 +105,23 @@ int fr_cmd_examine(const struct fr_opts *o);
 int fr_cmd_list(const struct fr_opts *o);
 int fr_cmd_fail(const struct fr_opts *o);
 int fr_cmd_replace(const struct fr_opts *o);
+int fr_cmd_set(const struct fr_opts *o);
+
+/* What `fanraid set` was asked to change: each setting at most once. */
+struct fr_settings {
+	bool readahead_given;
+	bool readahead_on;		/* message "readahead on|off" */
+	bool ra_window_given;
+	uint32_t ra_window;		/* stripes, 1..FR_SB_RA_WINDOW_MAX */
+	bool read_ahead_kb_given;
+	bool read_ahead_kb_auto;	/* two full stripes */
+	uint32_t read_ahead_kb;		/* when not auto */
+};
+
+#define FR_SET_READ_AHEAD_KB_MAX	(FR_SB_MAX_READAHEAD / 2)
+
+int fr_set_parse(int argc, char **argv, struct fr_settings *s);
+uint64_t fr_set_auto_kb(uint32_t level, uint32_t ndevs,
+			uint32_t chunk_sectors);
 
 #endif /* FR_CLI_H */

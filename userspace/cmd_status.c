@@ -21,22 +21,31 @@ struct fr_status_ctx {
 	int failed;
 };
 
-/* Block-device readahead of the array in KiB, or -1 when unknown. */
-static long readahead_kb(uint32_t major, uint32_t minor)
+/*
+ * The target's readahead settings from its TABLE line: what `create` or
+ * `set` chose, or "default" where the target picks (docs/fanraid.rst).
+ */
+static const char *ra_mode(const struct fr_table *t)
 {
-	char path[96];
-	long kb = -1;
-	FILE *f;
+	return !t->readahead_set ? "default" : t->readahead_on ? "on" : "off";
+}
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb",
-		 major, minor);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &kb) != 1)
-		kb = -1;
-	fclose(f);
-	return kb;
+static const char *ra_window(const struct fr_table *t, char *buf, size_t len)
+{
+	if (!t->ra_window_set)
+		return "default";
+	snprintf(buf, len, "%u stripes", t->ra_window);
+	return buf;
+}
+
+static const char *ra_cache(const struct fr_table *t, char *buf, size_t len)
+{
+	if (!t->ra_cache_set)
+		return "default";
+	if (!t->ra_cache_mb)
+		return "none";
+	snprintf(buf, len, "%u MiB", t->ra_cache_mb);
+	return buf;
 }
 
 static void print_json(const char *name, const char *uuid, uint64_t len,
@@ -58,6 +67,16 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 	       (unsigned long long)st->sync_cur,
 	       (unsigned long long)st->sync_total, st->action,
 	       (unsigned long long)st->mismatch_cnt);
+	/* the target's settings, named as examine names them; null: default */
+	printf("\"target_readahead\": \"%s\", ", ra_mode(t));
+	if (t->ra_window_set)
+		printf("\"ra_window\": %u, ", t->ra_window);
+	else
+		printf("\"ra_window\": null, ");
+	if (t->ra_cache_set)
+		printf("\"ra_cache_mb\": %u, ", t->ra_cache_mb);
+	else
+		printf("\"ra_cache_mb\": null, ");
 	if (st->has_ra_stats)
 		printf("\"readahead\": {\"hits\": %llu, \"misses\": %llu, "
 		       "\"prefetched_sectors\": %llu, \"wasted_sectors\": %llu}, "
@@ -99,7 +118,7 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 			const struct fr_table *t, const struct fr_status *st,
 			char (*paths)[FR_PATH_MAX], long ra)
 {
-	char size[32], chunk[32], rd[32], wr[32];
+	char size[32], chunk[32], rd[32], wr[32], win[32], cache[32];
 	uint32_t i;
 
 	fr_format_size(len << 9, size, sizeof(size));
@@ -120,6 +139,9 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		printf(", parity mismatches %llu sectors",
 		       (unsigned long long)st->mismatch_cnt);
 	printf("\n");
+	printf("  target readahead %s, window %s, cache %s\n",
+	       ra_mode(t), ra_window(t, win, sizeof(win)),
+	       ra_cache(t, cache, sizeof(cache)));
 	if (st->has_ra_stats) {
 		fr_format_size(st->ra_prefetched << 9, rd, sizeof(rd));
 		fr_format_size(st->ra_wasted << 9, wr, sizeof(wr));
@@ -197,10 +219,10 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 				 t.devs[i].major, t.devs[i].minor);
 	if (ctx->json)
 		print_json(name, uuid, table.len, &t, &st, paths,
-			   readahead_kb(dmi.major, dmi.minor), !ctx->count);
+			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count);
 	else
 		print_human(name, uuid, table.len, &t, &st, paths,
-			    readahead_kb(dmi.major, dmi.minor));
+			    fr_readahead_kb_read(dmi.major, dmi.minor));
 	ctx->count++;
 	return 0;
 }

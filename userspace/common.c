@@ -241,3 +241,49 @@ int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 	}
 	return opened;
 }
+
+/*
+ * The array's block-device readahead lives in sysfs under its dm-X node;
+ * /sys/dev/block/M:m leads there from the numbers libdevmapper reports.
+ */
+static void readahead_kb_path(uint32_t major, uint32_t minor, char *path,
+			      size_t len)
+{
+	snprintf(path, len, "/sys/dev/block/%u:%u/queue/read_ahead_kb", major,
+		 minor);
+}
+
+/* Block-device readahead of the array in KiB, or -1 when unknown. */
+long fr_readahead_kb_read(uint32_t major, uint32_t minor)
+{
+	char path[96];
+	long kb = -1;
+	FILE *f;
+
+	readahead_kb_path(major, minor, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &kb) != 1)
+		kb = -1;
+	fclose(f);
+	return kb;
+}
+
+/* Sets it; the kernel rounds down to whole pages. Returns 0 or -errno. */
+int fr_readahead_kb_write(uint32_t major, uint32_t minor, uint32_t kb)
+{
+	char path[96];
+	int ret = 0;
+	FILE *f;
+
+	readahead_kb_path(major, minor, path, sizeof(path));
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", kb) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
