@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dm.h"
@@ -132,10 +133,16 @@ static int send_message(const char *name, const char *msg)
  */
 static int set_block_readahead(const char *name, uint32_t kb, uint32_t *kept)
 {
+	long page_kb = sysconf(_SC_PAGESIZE) >> 10, now;
 	struct fr_dm_info info;
-	long now;
 	int ret;
 
+	/* the kernel would round it down to no readahead at all */
+	if (page_kb > 0 && kb < (uint32_t)page_kb) {
+		fr_err("%s: read-ahead-kb %u is less than one page (%ld KiB)",
+		       name, kb, page_kb);
+		return -EINVAL;
+	}
 	ret = fr_dm_info(name, &info);
 	if (!ret && !info.exists)
 		ret = -ENXIO;

@@ -82,6 +82,8 @@ exit_code 2 fanraid set fs readahead on readahead off
 exit_code 2 fanraid set fs
 # ... even when a good setting comes first.
 exit_code 2 fanraid set fs readahead on ra-window 99
+# Less than a page would round down to none: refused before writing.
+exit_code 1 fanraid set fs read-ahead-kb 2
 assert_eq "$(dmsetup table fs)" "$table" "table after bad input"
 assert_eq "$(events "${devs[0]}")" "$ev" "events after bad input"
 assert_eq "$(ra_kb)" "$stripe2_kb" "read_ahead_kb after bad input"
