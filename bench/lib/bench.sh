@@ -91,7 +91,7 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=-)
+	   [mkfs]=- [fresh]=0)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -561,7 +561,7 @@ for e in "${entries[@]}"; do
 	# Real drives start with whatever they held; fresh null_blk are zero.
 	[ "$mode" = host ] && members_wipe "${#MEMBERS[@]}"
 
-	whole_skip=""
+	whole_skip="" used=0
 	if [ "${S[requires]}" = fanraid-raid6 ] && ! have_fanraid_raid6; then
 		whole_skip="requires fanraid raid6, which this dm-fanraid does not accept yet"
 	fi
@@ -585,6 +585,14 @@ for e in "${entries[@]}"; do
 				echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
 				continue
 			fi
+			# fresh=1: new null_blk members for every run, so no run
+			# inherits a previous one's written data or device state.
+			if [ "$mode" = vm ] && [ "${S[fresh]}" = 1 ] && [ "$used" = 1 ]; then
+				members_down
+				members_up "$max" || { say "could not recreate members"; break 2; }
+				member_stat_paths
+			fi
+			used=1
 			if layer_up "$l" "$n"; then
 				run_one "$l" "$n"
 			else
