@@ -62,10 +62,19 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		       fanraid_is_stale(fc, loc.dev, loc.sector)))
 		return fanraid_r6_queue(fc, bio, loc.dev);
 	/* May trim the bio to one cache segment; the start stays the same. */
+	/*
+	 * The page cache's own readahead (REQ_RAHEAD) is already windowed and
+	 * asynchronous: fetching ahead of it again only adds copies.
+	 */
 	if (bio_op(bio) == REQ_OP_READ && fc->ra &&
-	    READ_ONCE(fc->features.readahead) &&
-	    fanraid_ra_map(fc, bio) == DM_MAPIO_SUBMITTED)
-		return DM_MAPIO_SUBMITTED;
+	    !(bio->bi_opf & REQ_RAHEAD) && READ_ONCE(fc->features.readahead)) {
+		if (fanraid_ra_map(fc, bio) == DM_MAPIO_SUBMITTED)
+			return DM_MAPIO_SUBMITTED;
+		/* How busy the readers keep the members decides whether to fetch ahead. */
+		fb = dm_per_bio_data(bio, sizeof(*fb));
+		fb->ra_inflight = true;
+		atomic_inc(&fc->ra_inflight);
+	}
 	if (fc->r6) {
 		fb = dm_per_bio_data(bio, sizeof(*fb));
 		fb->iter = bio->bi_iter;
@@ -154,6 +163,7 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
 	fb->wlen = 0;
+	fb->ra_inflight = false;
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 
@@ -199,6 +209,10 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
+	if (fb->ra_inflight) {
+		fb->ra_inflight = false;
+		atomic_dec(&fc->ra_inflight);
+	}
 	if (fb->handled)
 		return DM_ENDIO_DONE;
 	/* The next flush must reach this member (flush_policy dirty); a flush is a write too. */

@@ -10,8 +10,10 @@
  * that find their segment cached (or being fetched) are served from it.
  *
  * The cache holds fixed segments of at most FANRAID_RA_SEG_SECTORS of one
- * chunk, so each segment lives on one member. Reads are trimmed to a
- * segment with dm_accept_partial_bio(). Writes drop the segments they
+ * chunk, so each segment lives on one member. A read that finds its first
+ * segment cached is trimmed to it with dm_accept_partial_bio(); other reads
+ * keep their size. Nothing is fetched while the readers themselves keep
+ * every data member busy. Writes drop the segments they
  * overlap twice: when mapped, and when complete, so a prefetch that raced
  * with the write can never be served to a read issued after it completed.
  *
@@ -237,6 +239,13 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 		st->fetched = st->next;
 	if (st->fetched >= goal)
 		return;
+	/*
+	 * A reader that already keeps every data member busy (deep queues,
+	 * the page cache's own readahead) gains nothing from fetching ahead
+	 * and would only pay for the copies.
+	 */
+	if (atomic_read(&fc->ra_inflight) >= fc->geom.data_devs)
+		return;
 
 	index = st->fetched >> ra->seg_shift;
 	last = (goal - 1) >> ra->seg_shift;
@@ -308,22 +317,25 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	struct fanraid_ra_seg *seg;
 	unsigned long flags;
 
-	if (bio_sectors(bio) > left)
-		dm_accept_partial_bio(bio, left);
-
 	spin_lock_irqsave(&ra->lock, flags);
-	fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 	seg = fanraid_ra_find(ra, logical >> ra->seg_shift);
 	if (!seg) {
+		/* A miss keeps its full size: members serve large requests best. */
+		fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 		spin_unlock_irqrestore(&ra->lock, flags);
 		atomic64_inc(&fc->ra_stats.misses);
 		return DM_MAPIO_REMAPPED;
 	}
+	if (bio_sectors(bio) > left)
+		dm_accept_partial_bio(bio, left);
+	fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 	seg->used = true;
 	fb->handled = true;
 	fb->dev = seg->dev;
 	atomic64_inc(&fc->ra_stats.hits);
 	if (seg->state != FANRAID_RA_VALID) {
+		/* A waiting read is as busy as one at a member. */
+		atomic_inc(&fc->ra_inflight);
 		bio_list_add(&seg->waiters, bio);
 		spin_unlock_irqrestore(&ra->lock, flags);
 		return DM_MAPIO_SUBMITTED;
@@ -404,6 +416,8 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	fb->handled = false;
 	fb->dev = loc.dev;
 	fb->iter = bio->bi_iter;
+	fb->ra_inflight = true;
+	atomic_inc(&fc->ra_inflight);
 	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
 	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
 	atomic64_inc(&fc->devs[loc.dev].stats.reads);
@@ -445,6 +459,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 	spin_unlock_irqrestore(&ra->lock, flags);
 
 	while ((bio = bio_list_pop(&waiters))) {
+		atomic_dec(&fc->ra_inflight);
 		if (good) {
 			fanraid_ra_copy(ra, seg, bio);
 			bio_endio(bio);
