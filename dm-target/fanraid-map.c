@@ -72,8 +72,8 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 			return DM_MAPIO_SUBMITTED;
 		/* How busy the readers keep the members decides whether to fetch ahead. */
 		fb = dm_per_bio_data(bio, sizeof(*fb));
-		fb->ra_inflight = true;
-		atomic_inc(&fc->ra_inflight);
+		fb->ra_sectors = bio_sectors(bio);
+		atomic64_add(fb->ra_sectors, &fc->ra_inflight);
 	}
 	if (fc->r6) {
 		fb = dm_per_bio_data(bio, sizeof(*fb));
@@ -163,7 +163,7 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
 	fb->wlen = 0;
-	fb->ra_inflight = false;
+	fb->ra_sectors = 0;
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 
@@ -209,9 +209,9 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
-	if (fb->ra_inflight) {
-		fb->ra_inflight = false;
-		atomic_dec(&fc->ra_inflight);
+	if (fb->ra_sectors) {
+		atomic64_sub(fb->ra_sectors, &fc->ra_inflight);
+		fb->ra_sectors = 0;
 	}
 	if (fb->handled)
 		return DM_ENDIO_DONE;

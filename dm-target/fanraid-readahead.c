@@ -12,8 +12,8 @@
  * The cache holds fixed segments of at most FANRAID_RA_SEG_SECTORS of one
  * chunk, so each segment lives on one member. A read that finds its first
  * segment cached is trimmed to it with dm_accept_partial_bio(); other reads
- * keep their size. Nothing is fetched while the readers themselves keep
- * every data member busy. Writes drop the segments they
+ * keep their size. A stream whose reader has a full stripe or more
+ * outstanding keeps every member busy by itself and is never fetched for. Writes drop the segments they
  * overlap twice: when mapped, and when complete, so a prefetch that raced
  * with the write can never be served to a read issued after it completed.
  *
@@ -59,6 +59,7 @@ struct fanraid_ra_stream {
 	sector_t fetched;		/* prefetch issued up to here */
 	u32 window;			/* current window, in stripes */
 	u32 seq;			/* reads in a row that continued the stream */
+	bool deep;			/* its reader keeps members busy: never fetch */
 	unsigned long used;		/* jiffies, to recycle the oldest; 0 = unused */
 };
 
@@ -223,13 +224,22 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 		oldest->fetched = end;
 		oldest->window = 0;
 		oldest->seq = 0;
+		oldest->deep = false;
 		oldest->used = jiffies;
 		return;
 	}
 
 	st->used = jiffies;
 	st->next = max(st->next, end);
-	if (st->seq < FANRAID_RA_SEQ_READS) {
+	/*
+	 * A reader with a full stripe or more outstanding keeps every member
+	 * busy by itself and would only pay for the copies. Once seen, the
+	 * stream stays direct: served from the cache, a deep reader would no
+	 * longer look deep.
+	 */
+	if (atomic64_read(&fc->ra_inflight) >= stripe)
+		st->deep = true;
+	if (st->seq < FANRAID_RA_SEQ_READS || st->deep) {
 		st->seq++;
 		return;
 	}
@@ -238,13 +248,6 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, sector_t start,
 	if (st->fetched < st->next)
 		st->fetched = st->next;
 	if (st->fetched >= goal)
-		return;
-	/*
-	 * A reader that already keeps every data member busy (deep queues,
-	 * the page cache's own readahead) gains nothing from fetching ahead
-	 * and would only pay for the copies.
-	 */
-	if (atomic_read(&fc->ra_inflight) >= fc->geom.data_devs)
 		return;
 
 	index = st->fetched >> ra->seg_shift;
@@ -335,7 +338,7 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	atomic64_inc(&fc->ra_stats.hits);
 	if (seg->state != FANRAID_RA_VALID) {
 		/* A waiting read is as busy as one at a member. */
-		atomic_inc(&fc->ra_inflight);
+		atomic64_add(bio_sectors(bio), &fc->ra_inflight);
 		bio_list_add(&seg->waiters, bio);
 		spin_unlock_irqrestore(&ra->lock, flags);
 		return DM_MAPIO_SUBMITTED;
@@ -416,8 +419,8 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	fb->handled = false;
 	fb->dev = loc.dev;
 	fb->iter = bio->bi_iter;
-	fb->ra_inflight = true;
-	atomic_inc(&fc->ra_inflight);
+	fb->ra_sectors = bio_sectors(bio);
+	atomic64_add(fb->ra_sectors, &fc->ra_inflight);
 	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
 	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
 	atomic64_inc(&fc->devs[loc.dev].stats.reads);
@@ -459,7 +462,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 	spin_unlock_irqrestore(&ra->lock, flags);
 
 	while ((bio = bio_list_pop(&waiters))) {
-		atomic_dec(&fc->ra_inflight);
+		atomic64_sub(bio_sectors(bio), &fc->ra_inflight);
 		if (good) {
 			fanraid_ra_copy(ra, seg, bio);
 			bio_endio(bio);

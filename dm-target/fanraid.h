@@ -132,7 +132,8 @@ struct fanraid_c {
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_ra_stats ra_stats;
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
-	atomic_t ra_inflight;		/* reads at members, with readahead on */
+	/* Sectors of reads at members or waiting for fetches, with readahead on. */
+	atomic64_t ra_inflight;
 	/* Members failed by an I/O error or a "fail" message (RAID6). */
 	DECLARE_BITMAP(failed, FR_MAX_DEVS);
 	/* dm_table_event() may sleep, so end_io defers it here. */
@@ -150,7 +151,7 @@ struct fanraid_bio {
 	sector_t wlen;			/* 0 for reads and flushes */
 	u32 dev;			/* member the clone went to */
 	bool handled;			/* completed by fanraid itself, counted there */
-	bool ra_inflight;		/* counted in fc->ra_inflight */
+	u32 ra_sectors;			/* counted in fc->ra_inflight */
 };
 
 /* fanraid-table.c */

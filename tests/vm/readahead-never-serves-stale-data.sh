@@ -11,7 +11,7 @@ mapfile -t d < <(nullb_create_many $n 64 blocksize=4096)
 pairs=""
 for m in "${d[@]}"; do pairs="$pairs $m 0"; done
 len=$((n * 48 * 2048))
-dm_create fr "0 $len fanraid raid0 64 2 ra_window 8 $n$pairs"
+dm_create fr "0 $len fanraid raid0 64 4 readahead on ra_window 8 $n$pairs"
 
 head -c 16M /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/fr bs=1M oflag=direct status=none

@@ -13,6 +13,8 @@ for m in "${d[@]}"; do pairs="$pairs $m 0"; done
 len=$((n * 48 * 2048))
 
 dm_create fr "0 $len fanraid raid0 128 0 $n$pairs"
+# Off by default: the switch is a message away.
+dmsetup message fr 0 readahead on
 head -c 32M /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/fr bs=1M oflag=direct status=none
 want=$(sha256sum </tmp/data)
