@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libdevmapper wrappers, one per verb, in cryptsetup's shape: create task,
- * set name/uuid, add target, set cookie, run, then one `out:` that waits on
- * the cookie if one was set and destroys the task. libdm answers 1/0; each
- * wrapper turns that into 0/-errno on the spot so nothing above this file
- * mixes the two conventions.
+ * set name/uuid, add target, set cookie, run, wait on the cookie if one was
+ * set, destroy the task. The steps every verb shares live in the task_*()
+ * helpers below so each wrapper only says what is particular to its verb.
+ * libdm answers 1/0; the helpers turn that into 0/-errno on the spot so
+ * nothing above this file mixes the two conventions.
  *
  * udev: a cookie is always requested. When udev runs, dm_udev_wait() waits
  * for its rules to create /dev/mapper/<name>. When it does not (the test VM
@@ -67,38 +68,97 @@ static int task_err(struct dm_task *dmt, int fallback)
  */
 #define FR_DM_ENOTASK	ENODEV
 
+/*
+ * A task of @type aimed at @name (none for the verbs that list). On failure
+ * nothing is left to destroy.
+ */
+static int task_new(int type, const char *name, struct dm_task **dmtp)
+{
+	struct dm_task *dmt;
+
+	dmt = dm_task_create(type);
+	if (!dmt)
+		return -FR_DM_ENOTASK;
+	if (name && !dm_task_set_name(dmt, name)) {
+		dm_task_destroy(dmt);
+		return -ENOMEM;
+	}
+	*dmtp = dmt;
+	return 0;
+}
+
+/* For a task whose setup libdm refused; it fails only when out of memory. */
+static int task_abandon(struct dm_task *dmt)
+{
+	dm_task_destroy(dmt);
+	return -ENOMEM;
+}
+
+/*
+ * Runs a task that changes something, then destroys it. @udev: the change
+ * adds or removes a node, so wait for /dev/mapper to catch up before the
+ * caller uses the name.
+ */
+static int task_run(struct dm_task *dmt, bool udev)
+{
+	uint32_t cookie = 0;
+	int ret;
+
+	if (udev && !dm_task_set_cookie(dmt, &cookie, 0)) {
+		dm_task_destroy(dmt);
+		return -EIO;
+	}
+	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
+	if (udev)
+		dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	return ret;
+}
+
+/*
+ * Runs a task that only asks, and leaves the answered task for the caller
+ * to read and destroy. @open_count: the answer must include how often the
+ * device is open, which the kernel otherwise need not count.
+ */
+static int task_query(int type, const char *name, bool open_count,
+		      struct dm_task **dmtp)
+{
+	struct dm_task *dmt;
+	int ret;
+
+	ret = task_new(type, name, &dmt);
+	if (ret)
+		return ret;
+	if (!open_count && !dm_task_no_open_count(dmt))
+		return task_abandon(dmt);
+	if (!dm_task_run(dmt)) {
+		ret = task_err(dmt, EIO);
+		dm_task_destroy(dmt);
+		return ret;
+	}
+	*dmtp = dmt;
+	return 0;
+}
+
 int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 		 const char *params, uint32_t read_ahead)
 {
 	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	bool cookie_set = false;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_CREATE);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name) || !dm_task_set_uuid(dmt, uuid))
-		goto out;
-	if (!dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
-		goto out;
+	ret = task_new(DM_DEVICE_CREATE, name, &dmt);
+	if (ret)
+		return ret;
+	if (!dm_task_set_uuid(dmt, uuid) ||
+	    !dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
+		return task_abandon(dmt);
 	/*
 	 * Exactly the recorded value (no MINIMUM flag): `fanraid set` may
 	 * have chosen less than the kernel's default of two stripes.
 	 */
 	if (read_ahead && !dm_task_set_read_ahead(dmt, read_ahead, 0))
-		goto out;
-	if (!dm_task_set_cookie(dmt, &cookie, 0)) {
-		ret = -EIO;
-		goto out;
-	}
-	cookie_set = true;
-	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
-out:
-	if (cookie_set)
-		dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	return ret;
+		return task_abandon(dmt);
+	return task_run(dmt, true);
 }
 
 /*
@@ -108,73 +168,40 @@ out:
 int fr_dm_reload(const char *name, uint64_t len, const char *params)
 {
 	struct dm_task *dmt;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_RELOAD);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name))
-		goto out;
+	ret = task_new(DM_DEVICE_RELOAD, name, &dmt);
+	if (ret)
+		return ret;
 	if (!dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
-		goto out;
-	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
-out:
-	dm_task_destroy(dmt);
-	return ret;
+		return task_abandon(dmt);
+	return task_run(dmt, false);
 }
 
 /* Swaps in a table loaded by fr_dm_reload(); the kernel suspends first. */
 int fr_dm_resume(const char *name)
 {
 	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	bool cookie_set = false;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_RESUME);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name))
-		goto out;
-	if (!dm_task_set_cookie(dmt, &cookie, 0)) {
-		ret = -EIO;
-		goto out;
-	}
-	cookie_set = true;
-	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
-out:
-	if (cookie_set)
-		dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	return ret;
+	ret = task_new(DM_DEVICE_RESUME, name, &dmt);
+	if (ret)
+		return ret;
+	return task_run(dmt, true);
 }
 
 int fr_dm_remove(const char *name)
 {
 	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	bool cookie_set = false;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_REMOVE);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name))
-		goto out;
+	ret = task_new(DM_DEVICE_REMOVE, name, &dmt);
+	if (ret)
+		return ret;
 	/* udev's blkid may hold the device open for a moment after a change */
 	if (!dm_task_retry_remove(dmt))
-		goto out;
-	if (!dm_task_set_cookie(dmt, &cookie, 0)) {
-		ret = -EIO;
-		goto out;
-	}
-	cookie_set = true;
-	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
-out:
-	if (cookie_set)
-		dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	return ret;
+		return task_abandon(dmt);
+	return task_run(dmt, true);
 }
 
 /*
@@ -189,22 +216,15 @@ int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
 	uint64_t start, len;
 	char *type = NULL, *params = NULL;
 	void *next;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(kind == FR_DM_TABLE ? DM_DEVICE_TABLE :
-			     DM_DEVICE_STATUS);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name) || !dm_task_no_open_count(dmt))
+	ret = task_query(kind == FR_DM_TABLE ? DM_DEVICE_TABLE :
+			 DM_DEVICE_STATUS, name, false, &dmt);
+	if (ret)
+		return ret;
+	ret = -EIO;
+	if (!dm_task_get_info(dmt, &info))
 		goto out;
-	if (!dm_task_run(dmt)) {
-		ret = task_err(dmt, EIO);
-		goto out;
-	}
-	if (!dm_task_get_info(dmt, &info)) {
-		ret = -EIO;
-		goto out;
-	}
 	ret = -ENXIO;
 	if (!info.exists)
 		goto out;
@@ -229,18 +249,14 @@ out:
 int fr_dm_message(const char *name, const char *msg)
 {
 	struct dm_task *dmt;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_TARGET_MSG);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name) || !dm_task_set_sector(dmt, 0) ||
-	    !dm_task_set_message(dmt, msg))
-		goto out;
-	ret = dm_task_run(dmt) ? 0 : task_err(dmt, EIO);
-out:
-	dm_task_destroy(dmt);
-	return ret;
+	ret = task_new(DM_DEVICE_TARGET_MSG, name, &dmt);
+	if (ret)
+		return ret;
+	if (!dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg))
+		return task_abandon(dmt);
+	return task_run(dmt, false);
 }
 
 /* info->exists is false, and 0 returned, for a name that is not there. */
@@ -249,22 +265,15 @@ int fr_dm_info(const char *name, struct fr_dm_info *info)
 	struct dm_task *dmt;
 	struct dm_info dmi;
 	const char *uuid;
-	int ret = -ENOMEM;
+	int ret;
 
 	memset(info, 0, sizeof(*info));
-	dmt = dm_task_create(DM_DEVICE_INFO);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_set_name(dmt, name))
+	ret = task_query(DM_DEVICE_INFO, name, true, &dmt);
+	if (ret)
+		return ret;
+	ret = -EIO;
+	if (!dm_task_get_info(dmt, &dmi))
 		goto out;
-	if (!dm_task_run(dmt)) {
-		ret = task_err(dmt, EIO);
-		goto out;
-	}
-	if (!dm_task_get_info(dmt, &dmi)) {
-		ret = -EIO;
-		goto out;
-	}
 	ret = 0;
 	if (!dmi.exists)
 		goto out;
@@ -285,15 +294,11 @@ int fr_dm_list(fr_dm_list_fn fn, void *arg)
 	struct dm_task *dmt;
 	struct dm_names *names;
 	unsigned int next = 0;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_LIST);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_run(dmt)) {
-		ret = task_err(dmt, EIO);
-		goto out;
-	}
+	ret = task_query(DM_DEVICE_LIST, NULL, true, &dmt);
+	if (ret)
+		return ret;
 	names = dm_task_get_names(dmt);
 	ret = -EIO;
 	if (!names)
@@ -322,15 +327,11 @@ int fr_dm_target_version(const char *target, struct fr_version *v)
 	struct dm_task *dmt;
 	struct dm_versions *ver;
 	unsigned int next = 0;
-	int ret = -ENOMEM;
+	int ret;
 
-	dmt = dm_task_create(DM_DEVICE_LIST_VERSIONS);
-	if (!dmt)
-		return -FR_DM_ENOTASK;
-	if (!dm_task_run(dmt)) {
-		ret = task_err(dmt, EIO);
-		goto out;
-	}
+	ret = task_query(DM_DEVICE_LIST_VERSIONS, NULL, true, &dmt);
+	if (ret)
+		return ret;
 	ver = dm_task_get_versions(dmt);
 	ret = -ENOENT;
 	if (!ver)
