@@ -41,7 +41,14 @@ static size_t rc_pq_fast_len(unsigned int ndevs, size_t len, void **ptrs)
 	return len & ~(size_t)(RC_ISAL_ALIGN - 1);
 }
 
-int rc_pq_gen(unsigned int ndevs, size_t len, void **ptrs)
+/*
+ * Runs @isal over the aligned head of the buffers in int-sized steps and
+ * @ref over whatever tail ISA-L cannot take. An @isal failure is reported
+ * as @isal_err, which is what that operation's failure means to callers.
+ */
+static int rc_pq_run(unsigned int ndevs, size_t len, void **ptrs,
+		     int (*isal)(int, int, void **), int isal_err,
+		     int (*ref)(unsigned int, size_t, void **))
 {
 	void *at[RC_PQ_MAX_DEVS];
 	size_t fast, done, step;
@@ -53,32 +60,22 @@ int rc_pq_gen(unsigned int ndevs, size_t len, void **ptrs)
 	for (done = 0; done < fast; done += step) {
 		step = fast - done < RC_ISAL_STEP ? fast - done : RC_ISAL_STEP;
 		rc_ptrs_at(ndevs, ptrs, done, at);
-		if (pq_gen((int)ndevs, (int)step, at))
-			return -EINVAL;
+		if (isal((int)ndevs, (int)step, at))
+			return isal_err;
 	}
 	if (done == len)
 		return 0;
 	rc_ptrs_at(ndevs, ptrs, done, at);
-	return rc_pq_gen_ref(ndevs, len - done, at);
+	return ref(ndevs, len - done, at);
+}
+
+int rc_pq_gen(unsigned int ndevs, size_t len, void **ptrs)
+{
+	return rc_pq_run(ndevs, len, ptrs, pq_gen, -EINVAL, rc_pq_gen_ref);
 }
 
 int rc_pq_check(unsigned int ndevs, size_t len, void **ptrs)
 {
-	void *at[RC_PQ_MAX_DEVS];
-	size_t fast, done, step;
-	int err = rc_pq_args(ndevs, len, ptrs);
-
-	if (err)
-		return err;
-	fast = rc_pq_fast_len(ndevs, len, ptrs);
-	for (done = 0; done < fast; done += step) {
-		step = fast - done < RC_ISAL_STEP ? fast - done : RC_ISAL_STEP;
-		rc_ptrs_at(ndevs, ptrs, done, at);
-		if (pq_check((int)ndevs, (int)step, at))
-			return -EBADMSG;
-	}
-	if (done == len)
-		return 0;
-	rc_ptrs_at(ndevs, ptrs, done, at);
-	return rc_pq_check_ref(ndevs, len - done, at);
+	return rc_pq_run(ndevs, len, ptrs, pq_check, -EBADMSG,
+			 rc_pq_check_ref);
 }
