@@ -171,14 +171,19 @@ void rc_array_close(struct rc_array *a)
 	}
 }
 
-int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
-		   size_t bytes, u64 pos)
+/*
+ * All of @bytes at @at, or an error: pread()/pwrite() may stop short on a
+ * signal or a boundary, and a zero count means the member ended early.
+ */
+static int rc_fd_rw(int fd, void *buf, size_t bytes, u64 at, bool write)
 {
-	off_t at = (off_t)((a->members[dev].offset << FR_SECTOR_SHIFT) + pos);
 	ssize_t n;
 
 	while (bytes) {
-		n = pread(a->members[dev].fd, buf, bytes, at);
+		if (write)
+			n = pwrite(fd, buf, bytes, (off_t)at);
+		else
+			n = pread(fd, buf, bytes, (off_t)at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -187,28 +192,23 @@ int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
 			return -EIO;
 		buf = (u8 *)buf + n;
 		bytes -= (size_t)n;
-		at += n;
+		at += (u64)n;
 	}
 	return 0;
 }
 
+int rc_array_pread(const struct rc_array *a, unsigned int dev, void *buf,
+		   size_t bytes, u64 pos)
+{
+	return rc_fd_rw(a->members[dev].fd, buf, bytes,
+			(a->members[dev].offset << FR_SECTOR_SHIFT) + pos,
+			false);
+}
+
+/* rc_fd_rw() only reads from @buf when writing, so dropping const is safe. */
 int rc_fd_pwrite(int fd, const void *buf, size_t bytes, u64 at)
 {
-	ssize_t n;
-
-	while (bytes) {
-		n = pwrite(fd, buf, bytes, (off_t)at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EIO;
-		buf = (const u8 *)buf + n;
-		bytes -= (size_t)n;
-		at += (u64)n;
-	}
-	return 0;
+	return rc_fd_rw(fd, (void *)buf, bytes, at, true);
 }
 
 int rc_array_pwrite(const struct rc_array *a, unsigned int dev,
