@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <raidcalc.h>
+
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
@@ -213,7 +215,7 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 	for (i = 0; i < t.ndevs; i++)
 		if (t.devs[i].missing)
 			snprintf(paths[i], FR_PATH_MAX, "missing");
-		else if (fr_devno_path(t.devs[i].major, t.devs[i].minor,
+		else if (rc_devno_path(t.devs[i].major, t.devs[i].minor,
 				       paths[i], FR_PATH_MAX))
 			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
 				 t.devs[i].major, t.devs[i].minor);

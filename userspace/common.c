@@ -7,6 +7,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <raidcalc.h>
+
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
@@ -215,7 +217,7 @@ int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 			fr_member_init(&m[i], paths[i]);
 			continue;
 		}
-		if (fr_devno_path(t->devs[i].major, t->devs[i].minor, paths[i],
+		if (rc_devno_path(t->devs[i].major, t->devs[i].minor, paths[i],
 				  FR_PATH_MAX))
 			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
 				 t->devs[i].major, t->devs[i].minor);

@@ -225,32 +225,3 @@ int fr_sb_write(struct fr_member *m, const struct fr_sb *sb)
 	m->sb_err = FR_SB_OK;
 	return 0;
 }
-
-/*
- * /dev path of a block device number, from sysfs's uevent DEVNAME: works
- * without udev (no /dev/block/M:m links in the test VM).
- */
-int fr_devno_path(uint32_t major, uint32_t minor, char *buf, size_t len)
-{
-	char path[64], line[256];
-	FILE *f;
-	int ret = -ENOENT;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major,
-		 minor);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "DEVNAME=", 8))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (snprintf(buf, len, "/dev/%s", line + 8) >= (int)len)
-			ret = -ENAMETOOLONG;
-		else
-			ret = 0;
-		break;
-	}
-	fclose(f);
-	return ret;
-}

@@ -42,6 +42,5 @@ int fr_probe_topology(struct fr_member *m);
 int fr_wipe_signatures(struct fr_member *m);
 int fr_sb_read(struct fr_member *m);
 int fr_sb_write(struct fr_member *m, const struct fr_sb *sb);
-int fr_devno_path(uint32_t major, uint32_t minor, char *buf, size_t len);
 
 #endif /* FR_PROBE_H */

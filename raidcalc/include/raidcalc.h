@@ -198,6 +198,17 @@ int rc_array_open(struct rc_array *a, bool writable);
 void rc_array_close(struct rc_array *a);
 
 /**
+ * @brief The /dev path of block device @p major:@p minor.
+ *
+ * Read from sysfs's uevent DEVNAME, so it works without udev (no
+ * /dev/block/MAJ:MIN links in the test VM). The fanraid tool uses it too.
+ *
+ * @return 0, -ENOENT when sysfs names no device, -ENAMETOOLONG when the
+ * path does not fit @p size, or -errno from opening sysfs.
+ */
+int rc_devno_path(u32 major, u32 minor, char *path, size_t size);
+
+/**
  * @brief Read or write @p bytes of member @p dev at byte @p pos of its
  * data area (the member offset is added here). Loops over short
  * transfers. With O_DIRECT, @p buf, @p pos and @p bytes must be 4 KiB

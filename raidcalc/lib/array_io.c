@@ -17,23 +17,14 @@
 #include <sys/stat.h>
 #include "internal.h"
 
-/*
- * dmsetup prints members as MAJ:MIN. Without udev there may be no
- * /dev/block link, but sysfs always knows the kernel name.
- */
-static int rc_member_path(const char *dev, char *path, size_t size)
+int rc_devno_path(u32 major, u32 minor, char *path, size_t size)
 {
-	char sys[64], line[256], extra;
-	unsigned int maj, min;
+	char sys[64], line[256];
 	int ret = -ENOENT;
 	FILE *f;
 
-	if (sscanf(dev, "%u:%u%c", &maj, &min, &extra) != 2) {
-		if ((size_t)snprintf(path, size, "%s", dev) >= size)
-			return -ENAMETOOLONG;
-		return 0;
-	}
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/uevent", maj, min);
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/uevent", major,
+		 minor);
 	f = fopen(sys, "re");
 	if (!f)
 		return -errno;
@@ -49,6 +40,19 @@ static int rc_member_path(const char *dev, char *path, size_t size)
 	}
 	fclose(f);
 	return ret;
+}
+
+/* dmsetup prints members as MAJ:MIN; a path is taken as it is. */
+static int rc_member_path(const char *dev, char *path, size_t size)
+{
+	unsigned int maj, min;
+	char extra;
+
+	if (sscanf(dev, "%u:%u%c", &maj, &min, &extra) == 2)
+		return rc_devno_path(maj, min, path, size);
+	if ((size_t)snprintf(path, size, "%s", dev) >= size)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 static int rc_fd_size(int fd, const struct stat *st, u64 *bytes)
