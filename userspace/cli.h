@@ -75,6 +75,7 @@ void fr_json_string(FILE *f, const char *s);
 
 struct fr_member;
 struct fr_table;
+struct fr_dm_info;
 
 #define FR_PATH_MAX		256
 
@@ -89,6 +90,7 @@ int fr_members_write(struct fr_member *const *slots, uint32_t n,
 		     uint32_t set, uint32_t clear, uint64_t fail_set,
 		     uint64_t fail_clear);
 int fr_dm_check_version(const struct fr_table *t);
+int fr_dm_info_or_err(const char *name, struct fr_dm_info *info);
 int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 		  uint8_t *uuid);
 int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,

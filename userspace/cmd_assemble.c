@@ -204,12 +204,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	name = sb->name;
 	missing = report_left_out(m, n, slots, sb);
 	fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
-	ret = fr_dm_info(name, &info);
-	if (ret) {
-		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
-		       name, strerror(-ret));
+	if (fr_dm_info_or_err(name, &info))
 		return FR_EXIT_FAIL;
-	}
 	if (info.exists) {
 		fr_err(strcmp(info.uuid, dmuuid) ?
 		       "%s: a different device-mapper device with this name exists" :

@@ -162,12 +162,8 @@ int fr_cmd_create(const struct fr_opts *o)
 	ret = check_args(o, name, n);
 	if (ret)
 		return ret;
-	ret = fr_dm_info(name, &info);
-	if (ret) {
-		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
-		       name, strerror(-ret));
+	if (fr_dm_info_or_err(name, &info))
 		return FR_EXIT_FAIL;
-	}
 	if (info.exists) {
 		fr_err("%s: a device-mapper device with this name already exists",
 		       name);

@@ -162,6 +162,20 @@ int fr_dm_check_version(const struct fr_table *t)
 }
 
 /*
+ * fr_dm_info(), printing why when device-mapper cannot be asked at all:
+ * then no verb can go on, and the usual cause is dm_mod not being loaded.
+ */
+int fr_dm_info_or_err(const char *name, struct fr_dm_info *info)
+{
+	int ret = fr_dm_info(name, info);
+
+	if (ret)
+		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
+		       name, strerror(-ret));
+	return ret;
+}
+
+/*
  * Looks up a running array by dm name: its table and its array UUID (from
  * the dm uuid). Prints the reason and returns -errno when @name is not one.
  */
@@ -173,12 +187,9 @@ int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 	struct fr_dm_info info;
 	int ret;
 
-	ret = fr_dm_info(name, &info);
-	if (ret) {
-		fr_err("%s: cannot query device-mapper: %s (is dm_mod loaded?)",
-		       name, strerror(-ret));
+	ret = fr_dm_info_or_err(name, &info);
+	if (ret)
 		return ret;
-	}
 	if (!info.exists) {
 		fr_err("%s: no such array (not running)", name);
 		return -ENXIO;
