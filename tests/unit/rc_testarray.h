@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Arrays of member files in a temporary directory, described by a real
- * table line, for the raidcalc array tests.
+ * table line, for the raidcalc array tests. Each test program works on one
+ * such array, rc_t, and registers rc_t_teardown() so the files go away
+ * even when an assertion stops a test half-way.
  */
 #ifndef RC_TESTARRAY_H
 #define RC_TESTARRAY_H
@@ -160,6 +162,15 @@ static inline void rc_t_arr_destroy(struct rc_t_arr *t)
 	}
 	free(t->image);
 	t->image = NULL;
+}
+
+static struct rc_t_arr rc_t;
+
+static inline int rc_t_teardown(void **state)
+{
+	(void)state;
+	rc_t_arr_destroy(&rc_t);
+	return 0;
 }
 
 #endif /* RC_TESTARRAY_H */

@@ -12,15 +12,6 @@
 #include <cmocka.h>
 #include "rc_testarray.h"
 
-static struct rc_t_arr rc_t;
-
-static int rc_t_teardown(void **state)
-{
-	(void)state;
-	rc_t_arr_destroy(&rc_t);
-	return 0;
-}
-
 static void test_array_io_creates_members_at_full_size(void **state)
 {
 	struct stat st;

@@ -13,15 +13,6 @@
 #include <cmocka.h>
 #include "rc_testarray.h"
 
-static struct rc_t_arr rc_t;
-
-static int rc_t_teardown(void **state)
-{
-	(void)state;
-	rc_t_arr_destroy(&rc_t);
-	return 0;
-}
-
 /* Member files of @sectors[i] sectors in rc_t's directory. */
 static void rc_t_files(unsigned int n, const u64 *sectors)
 {

@@ -12,15 +12,6 @@
 #include <cmocka.h>
 #include "rc_testarray.h"
 
-static struct rc_t_arr rc_t;
-
-static int rc_t_teardown(void **state)
-{
-	(void)state;
-	rc_t_arr_destroy(&rc_t);
-	return 0;
-}
-
 /* raid6, 4 members, 8-sector chunks, members start 8 sectors in. */
 static void test_copy_build_places_chunks_like_md(void **state)
 {

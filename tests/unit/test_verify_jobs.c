@@ -28,15 +28,6 @@ static int rc_t_record(const struct rc_mismatch *m, void *ctx)
 	return 0;
 }
 
-static struct rc_t_arr rc_t;
-
-static int rc_t_teardown(void **state)
-{
-	(void)state;
-	rc_t_arr_destroy(&rc_t);
-	return 0;
-}
-
 static void rc_t_flip(unsigned int dev, u64 pos)
 {
 	u8 b;
