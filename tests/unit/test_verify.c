@@ -9,35 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "rc_testarray.h"
-
-#define RC_T_MAXM 16
-
-struct rc_t_seen {
-	unsigned int n;
-	struct rc_mismatch m[RC_T_MAXM];
-};
-
-static int rc_t_record(const struct rc_mismatch *m, void *ctx)
-{
-	struct rc_t_seen *seen = ctx;
-
-	if (seen->n < RC_T_MAXM)
-		seen->m[seen->n] = *m;
-	seen->n++;
-	return 0;
-}
-
-/* Flips one byte of member @dev at byte @pos of its data area. */
-static void rc_t_flip(unsigned int dev, u64 pos)
-{
-	u8 b;
-
-	pos += rc_t.a.members[dev].offset * 512;
-	assert_int_equal(rc_t_member_pread(&rc_t, dev, &b, 1, pos), 0);
-	b ^= 0x01;
-	assert_int_equal(rc_t_member_pwrite(&rc_t, dev, &b, 1, pos), 0);
-}
+#include "rc_testverify.h"
 
 static void test_verify_passes_a_consistent_array(void **state)
 {
