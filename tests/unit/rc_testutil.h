@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers for the raidcalc unit tests: reproducible random bytes and
- * blocks with guard bytes around them, so a test can see an overrun.
+ * Helpers for the unit tests: reproducible random numbers and bytes (the
+ * fuzzers' one generator), and blocks with guard bytes around them, so a
+ * test can see an overrun.
  */
 #ifndef RC_TESTUTIL_H
 #define RC_TESTUTIL_H

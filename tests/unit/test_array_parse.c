@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "raidcalc.h"
+#include "rc_testutil.h"
 
 #define RC_T_MAXW 64
 
@@ -213,15 +214,9 @@ static void test_array_parse_survives_random_words(void **state)
 
 	(void)state;
 	for (iter = 0; iter < 200000; iter++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 7;
-		seed ^= seed << 17;
-		argc = (int)(seed % 24);
+		argc = (int)(rc_t_rand(&seed) % 24);
 		for (i = 0; i < argc; i++) {
-			seed ^= seed << 13;
-			seed ^= seed >> 7;
-			seed ^= seed << 17;
-			argv[i] = (char *)vocab[seed % nv];
+			argv[i] = (char *)vocab[rc_t_rand(&seed) % nv];
 		}
 		/* steer a share into the table's shape, words still random */
 		if (argc > 3 && !(iter & 1)) {

@@ -13,16 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rc_testutil.h"
 #include "sb.h"
-
-/* xorshift64: same sequence on every run, so a failure reproduces. */
-static uint64_t t_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* Bitwise CRC32C, independent of ISA-L: the oracle for fr_sb_crc(). */
 static uint32_t t_crc32c(const uint8_t *p, size_t len)
@@ -405,12 +397,12 @@ static void test_sb_fuzz_decoder_never_accepts_garbage(void **state)
 
 	(void)state;
 	for (iter = 0; iter < 200000; iter++) {
-		uint64_t r = t_rand(&seed);
+		uint64_t r = rc_t_rand(&seed);
 		int flips = 1 + (int)(r % 4), k;
 
 		t_block(buf);
 		for (k = 0; k < flips; k++) {
-			uint64_t rr = t_rand(&seed);
+			uint64_t rr = rc_t_rand(&seed);
 			/* bias towards the fields: most action is in bytes 0..215 */
 			size_t off = rr & 1 ? (rr >> 8) % 216 :
 					      (rr >> 8) % FR_SB_SIZE;
@@ -444,7 +436,7 @@ static void test_sb_fuzz_random_blocks(void **state)
 	(void)state;
 	for (iter = 0; iter < 20000; iter++) {
 		for (i = 0; i < FR_SB_SIZE; i += 8)
-			t_put64(buf + i, t_rand(&seed));
+			t_put64(buf + i, rc_t_rand(&seed));
 		memcpy(buf, FR_SB_MAGIC, FR_SB_MAGIC_LEN);
 		if (iter & 1) {
 			t_put32(buf + FR_SB_OFF_FORMAT, FR_SB_FORMAT_VERSION);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rc_testutil.h"
 #include "status.h"
 
 static void test_status_parses_raid0_line(void **state)
@@ -148,14 +149,6 @@ static void test_status_rejects_malformed_lines(void **state)
 			fail_msg("accepted '%s'", bad[i]);
 }
 
-static uint64_t t_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Random edits of valid lines: any outcome but a crash or an overrun is fine. */
 static void test_status_fuzz_parser(void **state)
 {
@@ -174,7 +167,7 @@ static void test_status_fuzz_parser(void **state)
 			 "raid0 2 AA 0/0 idle 1 2 3 4 5 6 7 8 9 10 11 12");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3 && len; k++) {
-			uint64_t r = t_rand(&seed);
+			uint64_t r = rc_t_rand(&seed);
 			size_t pos = (r >> 8) % len;
 
 			if (r & 1) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rc_testutil.h"
 #include "sb.h"
 #include "table.h"
 
@@ -315,14 +316,6 @@ static void test_table_names_the_feature_needing_a_version(void **state)
 	assert_string_equal(fr_table_required_version(&t, &v), "readahead");
 }
 
-static uint64_t t_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /*
  * Mutated valid lines: the parser may accept one only if the builder
  * writes the very same line back from what was parsed.
@@ -344,7 +337,7 @@ static void test_table_fuzz_parser(void **state)
 				    "raid0 1024 0 2 253:0 2048 253:1 4096");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3; k++) {
-			uint64_t r = t_rand(&seed);
+			uint64_t r = rc_t_rand(&seed);
 			size_t pos = (r >> 8) % len;
 
 			switch (r & 3) {
