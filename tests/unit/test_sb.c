@@ -30,20 +30,23 @@ static uint32_t t_crc32c(const uint8_t *p, size_t len)
 	return ~crc;
 }
 
-static void t_put32(uint8_t *p, uint32_t v)
+/* @v as @width little-endian bytes at @p, as the superblock stores it. */
+static void t_put(uint8_t *p, uint64_t v, int width)
 {
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < width; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void t_put32(uint8_t *p, uint32_t v)
+{
+	t_put(p, v, 4);
 }
 
 static void t_put64(uint8_t *p, uint64_t v)
 {
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+	t_put(p, v, 8);
 }
 
 static uint64_t t_get64(const uint8_t *p)
@@ -243,7 +246,7 @@ static void test_sb_rejects_unknown_version(void **state)
 struct t_corrupt {
 	const char *what;
 	size_t off;
-	int width;		/* 4 or 8; 1 for a single byte */
+	int width;		/* bytes, 1, 4 or 8; 0 zeroes a whole uuid */
 	uint64_t value;
 	enum fr_sb_err want;
 };
@@ -310,19 +313,10 @@ static void test_sb_rejects_each_corrupted_field(void **state)
 		const struct t_corrupt *c = &t_corruptions[i];
 
 		t_block(buf);
-		switch (c->width) {
-		case 0:
+		if (c->width)
+			t_put(buf + c->off, c->value, c->width);
+		else
 			memset(buf + c->off, 0, FR_UUID_LEN);
-			break;
-		case 1:
-			buf[c->off] = (uint8_t)c->value;
-			break;
-		case 4:
-			t_put32(buf + c->off, (uint32_t)c->value);
-			break;
-		default:
-			t_put64(buf + c->off, c->value);
-		}
 		t_fix_crc(buf);
 		memset(&sb, 0x5a, sizeof(sb));
 		before = sb;
