@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "array.h"
+#include "fr_testsb.h"
 
 #define GiB (1ull << 30)
 #define MiB (1ull << 20)
@@ -139,25 +140,10 @@ static void t_array(struct fr_member *m, uint32_t n, uint32_t level)
 
 	t_members(m, n, GiB);
 	for (i = 0; i < n; i++) {
-		struct fr_sb *sb = &m[i].sb;
-
 		m[i].sb_err = FR_SB_OK;
-		sb->format_version = FR_SB_FORMAT_VERSION;
-		sb->layout_version = FR_SB_LAYOUT_VERSION;
-		memset(sb->array_uuid, 0x42, FR_UUID_LEN);
-		memset(sb->member_uuid, 0x10 + i, FR_UUID_LEN);
-		strcpy(sb->name, "fast0");
-		sb->level = level;
-		sb->chunk_sectors = 1024;
-		sb->ndevs = n;
-		sb->slot = i;
-		sb->data_offset = 2048;
-		sb->member_sectors = 1024 * 100;
-		sb->array_sectors = sb->member_sectors *
-				    (n - fr_level_parity_devs(level));
-		sb->events = 7;
-		sb->ctime = sb->utime = 1700000000;
-		assert_int_equal(fr_sb_validate(sb), FR_SB_OK);
+		fr_t_sb(&m[i].sb, "fast0", level, n, i, 1024, 1024 * 100);
+		m[i].sb.events = 7;
+		assert_int_equal(fr_sb_validate(&m[i].sb), FR_SB_OK);
 	}
 }
 

@@ -17,32 +17,13 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "fr_testsb.h"
 #include "table.h"
 
 #define T_N 4
 
 static struct fr_member t_m[T_N];
 static struct fr_member *t_slots[FR_MAX_DEVS];
-
-static void t_sb(struct fr_sb *sb, uint32_t slot)
-{
-	memset(sb, 0, sizeof(*sb));
-	sb->format_version = FR_SB_FORMAT_VERSION;
-	sb->layout_version = FR_SB_LAYOUT_VERSION;
-	memset(sb->array_uuid, 0x42, FR_UUID_LEN);
-	memset(sb->member_uuid, 0x10 + slot, FR_UUID_LEN);
-	strcpy(sb->name, "r6");
-	sb->level = FR_LEVEL_RAID6;
-	sb->chunk_sectors = 8;
-	sb->ndevs = T_N;
-	sb->slot = slot;
-	sb->data_offset = 2048;
-	sb->member_sectors = 800;
-	sb->array_sectors = 1600;
-	sb->events = 10;
-	sb->ra_cache_mb = FR_RA_CACHE_DEFAULT;	/* 0 would mean "no cache" */
-	sb->ctime = sb->utime = 1700000000;
-}
 
 /* Four members backed by unlinked temporary files, superblocks written. */
 static int setup(void **state)
@@ -62,7 +43,8 @@ static int setup(void **state)
 		fr_member_init(&t_m[i], "/dev/fake");
 		t_m[i].fd = fd;
 		t_m[i].rdev = makedev(8, 16 * i);
-		t_sb(&sb, i);
+		fr_t_sb(&sb, "r6", FR_LEVEL_RAID6, T_N, i, 8, 800);
+		sb.events = 10;
 		assert_int_equal(fr_sb_write(&t_m[i], &sb), 0);
 		t_slots[i] = &t_m[i];
 	}
