@@ -331,21 +331,27 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	}
 	if (bio_sectors(bio) > left)
 		dm_accept_partial_bio(bio, left);
-	fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 	seg->used = true;
 	fb->handled = true;
 	fb->dev = seg->dev;
 	atomic64_inc(&fc->ra_stats.hits);
 	if (seg->state != FANRAID_RA_VALID) {
+		/* Still being fetched: off every list, so no fetch can recycle it. */
+		fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 		/* A waiting read is as busy as one at a member. */
 		atomic64_add(bio_sectors(bio), &fc->ra_inflight);
 		bio_list_add(&seg->waiters, bio);
 		spin_unlock_irqrestore(&ra->lock, flags);
 		return DM_MAPIO_SUBMITTED;
 	}
+	/*
+	 * Pinned before the stream detector runs: fetching ahead recycles
+	 * idle cached segments, and this one is idle until pinned.
+	 */
 	seg->refs++;
 	/* A stream reads a segment once: read ones go first when space is needed. */
 	list_move_tail(&seg->lru, &ra->lru);
+	fanraid_ra_observe(ra, logical, logical + bio_sectors(bio));
 	spin_unlock_irqrestore(&ra->lock, flags);
 
 	fanraid_ra_copy(ra, seg, bio);

@@ -5,11 +5,6 @@
 . "${0%/*}/lib.sh"
 
 have_target fanraid 1 0 0 || skip "target fanraid missing"
-# Known bug, issue 6: with readahead on, this failed once in about five runs
-# (fio verify saw an older 64 KiB block). Readahead is off by default and
-# documented as experimental until it is found; the scenario stays here,
-# reported as skipped, so the fix has its test.
-skip "known bug (issue 6): readahead on can serve an older block under concurrent readers and a writer"
 
 n=5
 mapfile -t d < <(nullb_create_many $n 64 blocksize=4096)
