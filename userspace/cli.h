@@ -91,6 +91,7 @@ int fr_members_write(struct fr_member *const *slots, uint32_t n,
 		     uint64_t fail_clear);
 int fr_dm_check_version(const struct fr_table *t);
 int fr_dm_info_or_err(const char *name, struct fr_dm_info *info);
+int fr_dm_message_or_err(const char *name, const char *msg);
 int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 		  uint8_t *uuid);
 int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,

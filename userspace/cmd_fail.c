@@ -21,7 +21,6 @@ int fr_cmd_fail(const struct fr_opts *o)
 	const char *name = o->argv[0];
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], msg[32];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
-	struct fr_version v = { 0 };
 	uint8_t uuid[FR_UUID_LEN];
 	struct fr_table t;
 	uint64_t len;
@@ -49,13 +48,8 @@ int fr_cmd_fail(const struct fr_opts *o)
 		return FR_EXIT_FAIL;
 	}
 	snprintf(msg, sizeof(msg), "fail %u", slot);
-	ret = fr_dm_message(name, msg);
-	if (ret) {
-		fr_dm_target_version(FR_TARGET_NAME, &v);
-		fr_err("%s: the kernel target (v%u.%u.%u) refused '%s': %s",
-		       name, v.major, v.minor, v.patch, msg, strerror(-ret));
+	if (fr_dm_message_or_err(name, msg))
 		return FR_EXIT_FAIL;
-	}
 	fr_members_from_table(&t, uuid, FR_OPEN_SHARED, m, paths);
 	for (i = 0; i < t.ndevs; i++)
 		slots[i] = &m[i];

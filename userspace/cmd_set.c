@@ -112,21 +112,6 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 	return 0;
 }
 
-/* One target message; a refusal names the target version, as fail does. */
-static int send_message(const char *name, const char *msg)
-{
-	struct fr_version v = { 0 };
-	int ret;
-
-	ret = fr_dm_message(name, msg);
-	if (ret) {
-		fr_dm_target_version(FR_TARGET_NAME, &v);
-		fr_err("%s: the kernel target (v%u.%u.%u) refused '%s': %s",
-		       name, v.major, v.minor, v.patch, msg, strerror(-ret));
-	}
-	return ret;
-}
-
 /*
  * Writes read_ahead_kb and reads back what the kernel kept (whole pages).
  * Returns 0 and the value in @kept, or -errno after saying why.
@@ -211,7 +196,7 @@ static int apply(const char *name, const struct fr_table *t,
 	if (s->readahead_given) {
 		snprintf(msg, sizeof(msg), "readahead %s",
 			 s->readahead_on ? "on" : "off");
-		ret = send_message(name, msg);
+		ret = fr_dm_message_or_err(name, msg);
 		if (ret)
 			return ret;
 		want->ra_mode = s->readahead_on ? FR_RA_ON : FR_RA_OFF;
@@ -221,7 +206,7 @@ static int apply(const char *name, const struct fr_table *t,
 	}
 	if (s->ra_window_given) {
 		snprintf(msg, sizeof(msg), "ra_window %u", s->ra_window);
-		ret = send_message(name, msg);
+		ret = fr_dm_message_or_err(name, msg);
 		if (ret)
 			return ret;
 		want->ra_window = s->ra_window;

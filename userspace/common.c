@@ -176,6 +176,23 @@ int fr_dm_info_or_err(const char *name, struct fr_dm_info *info)
 }
 
 /*
+ * fr_dm_message(), printing a refusal with the target's version: a
+ * message the module does not know yet usually means an older module.
+ */
+int fr_dm_message_or_err(const char *name, const char *msg)
+{
+	struct fr_version v = { 0 };
+	int ret = fr_dm_message(name, msg);
+
+	if (ret) {
+		fr_dm_target_version(FR_TARGET_NAME, &v);
+		fr_err("%s: the kernel target (v%u.%u.%u) refused '%s': %s",
+		       name, v.major, v.minor, v.patch, msg, strerror(-ret));
+	}
+	return ret;
+}
+
+/*
  * Looks up a running array by dm name: its table and its array UUID (from
  * the dm uuid). Prints the reason and returns -errno when @name is not one.
  */
