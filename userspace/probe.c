@@ -90,6 +90,26 @@ static void describe(blkid_probe pr, char *desc, size_t len)
 }
 
 /*
+ * A probe on @m's open descriptor, which every probe here starts with.
+ * -ENOMEM when libblkid cannot allocate one, -EIO when it cannot use the
+ * device; nothing is left to free then.
+ */
+static int probe_new(struct fr_member *m, blkid_probe *prp)
+{
+	blkid_probe pr;
+
+	pr = blkid_new_probe();
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, m->fd, 0, 0)) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
+	*prp = pr;
+	return 0;
+}
+
+/*
  * R17's contract: -errno when probing failed, 0 with @desc filled when a
  * filesystem, RAID or partition-table signature is present, 1 when clean.
  */
@@ -99,12 +119,9 @@ int fr_probe_signatures(struct fr_member *m, char *desc, size_t len)
 	blkid_probe pr;
 	int ret;
 
-	pr = blkid_new_probe();
-	if (!pr)
-		return -ENOMEM;
-	ret = -EIO;
-	if (blkid_probe_set_device(pr, m->fd, 0, 0))
-		goto out;
+	ret = probe_new(m, &pr);
+	if (ret)
+		return ret;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_USAGE |
@@ -135,13 +152,11 @@ int fr_probe_topology(struct fr_member *m)
 {
 	blkid_topology tp;
 	blkid_probe pr;
-	int ret = -EIO;
+	int ret;
 
-	pr = blkid_new_probe();
-	if (!pr)
-		return -ENOMEM;
-	if (blkid_probe_set_device(pr, m->fd, 0, 0))
-		goto out;
+	ret = probe_new(m, &pr);
+	if (ret)
+		return ret;
 	m->size = (uint64_t)blkid_probe_get_size(pr);
 	tp = blkid_probe_get_topology(pr);
 	if (tp) {
@@ -149,10 +164,8 @@ int fr_probe_topology(struct fr_member *m)
 		m->opt_io = blkid_topology_get_optimal_io_size(tp);
 		m->align_offset = blkid_topology_get_alignment_offset(tp);
 	}
-	ret = 0;
-out:
 	blkid_free_probe(pr);
-	return ret;
+	return 0;
 }
 
 /*
@@ -163,13 +176,12 @@ out:
 int fr_wipe_signatures(struct fr_member *m)
 {
 	blkid_probe pr;
-	int ret = -EIO, rounds;
+	int ret, rounds;
 
-	pr = blkid_new_probe();
-	if (!pr)
-		return -ENOMEM;
-	if (blkid_probe_set_device(pr, m->fd, 0, 0))
-		goto out;
+	ret = probe_new(m, &pr);
+	if (ret)
+		return ret;
+	ret = -EIO;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC);
 	blkid_probe_enable_partitions(pr, 1);
