@@ -75,6 +75,7 @@ void fr_json_string(FILE *f, const char *s);
 
 struct fr_member;
 struct fr_table;
+struct fr_table_dev;
 struct fr_dm_info;
 
 #define FR_PATH_MAX		256
@@ -94,6 +95,7 @@ int fr_dm_info_or_err(const char *name, struct fr_dm_info *info);
 int fr_dm_message_or_err(const char *name, const char *msg);
 int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 		  uint8_t *uuid);
+void fr_table_dev_path(const struct fr_table_dev *d, char path[FR_PATH_MAX]);
 int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 			  enum fr_open_mode mode, struct fr_member *m,
 			  char (*paths)[FR_PATH_MAX]);

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <raidcalc.h>
-
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
@@ -213,12 +211,7 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		 strncmp(dmi.uuid, FR_DM_UUID_PREFIX, plen) ? "-" :
 		 dmi.uuid + plen);
 	for (i = 0; i < t.ndevs; i++)
-		if (t.devs[i].missing)
-			snprintf(paths[i], FR_PATH_MAX, "missing");
-		else if (rc_devno_path(t.devs[i].major, t.devs[i].minor,
-				       paths[i], FR_PATH_MAX))
-			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
-				 t.devs[i].major, t.devs[i].minor);
+		fr_table_dev_path(&t.devs[i], paths[i]);
 	if (ctx->json)
 		print_json(name, uuid, table.len, &t, &st, paths,
 			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count);

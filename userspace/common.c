@@ -227,6 +227,18 @@ int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 }
 
 /*
+ * What a table member is called in messages: its /dev path, "missing", or
+ * MAJ:MIN when sysfs does not name the device.
+ */
+void fr_table_dev_path(const struct fr_table_dev *d, char path[FR_PATH_MAX])
+{
+	if (d->missing)
+		snprintf(path, FR_PATH_MAX, "missing");
+	else if (rc_devno_path(d->major, d->minor, path, FR_PATH_MAX))
+		snprintf(path, FR_PATH_MAX, "%u:%u", d->major, d->minor);
+}
+
+/*
  * Opens the members a running table names and reads their superblocks.
  * Each member that cannot be opened, read, or is not what the table says
  * is reported and left closed (fd -1), as is a missing raid6 member;
@@ -240,16 +252,10 @@ int fr_members_from_table(const struct fr_table *t, const uint8_t *uuid,
 	int ret, opened = 0;
 
 	for (i = 0; i < t->ndevs; i++) {
-		if (t->devs[i].missing) {
-			snprintf(paths[i], FR_PATH_MAX, "missing");
-			fr_member_init(&m[i], paths[i]);
-			continue;
-		}
-		if (rc_devno_path(t->devs[i].major, t->devs[i].minor, paths[i],
-				  FR_PATH_MAX))
-			snprintf(paths[i], FR_PATH_MAX, "%u:%u",
-				 t->devs[i].major, t->devs[i].minor);
+		fr_table_dev_path(&t->devs[i], paths[i]);
 		fr_member_init(&m[i], paths[i]);
+		if (t->devs[i].missing)
+			continue;
 		ret = fr_member_open(&m[i], mode);
 		if (ret) {
 			fr_open_error(paths[i], ret);
