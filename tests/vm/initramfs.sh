@@ -32,7 +32,8 @@ truncate seq sort od cksum sync kmod jq"
 # Stock modules, resolved with their dependencies. dm-stripe and dm-linear
 # are built into dm-mod.
 modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero configfs null_blk
-raid6_pq md-mod raid0 raid456 loop ext4 xfs btrfs crc32c libcrc32c"
+raid6_pq md-mod raid0 raid456 loop ext4 xfs btrfs crc32c libcrc32c
+virtio_pci virtio_blk"
 
 latest_kver() {
 	local v best=""

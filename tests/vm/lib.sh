@@ -236,3 +236,32 @@ fanraid_total() {
 	esac
 	dmsetup status "$1" | awk -v k="$k" '$3 == "fanraid" { print $(NF - k); exit }'
 }
+
+# vm_disks COUNT: the paths of the "# disks:" virtio disks, one a line,
+# once their device nodes exist.
+vm_disks() {
+	local i letters=abcdefghijklmnopqrstuvwxyz
+	for ((i = 0; i < $1; i++)); do
+		local d=/dev/vd${letters:i:1} t
+		for t in $(seq 1 100); do
+			[ -b "$d" ] && break
+			sleep 0.1
+		done
+		[ -b "$d" ] || fail "virtio disk $d never appeared"
+		echo "$d"
+	done
+}
+
+# vm_crash: end this boot at once, as a power cut would, with no unmount,
+# no sync and nothing stopped ("# boots: 2" scenarios). The kernel log is
+# checked first, since this boot ends without the runner's scan.
+vm_crash() {
+	local hit
+	hit=$(dmesg | grep -E -m1 'Oops|BUG:|WARNING:|kmemleak|general protection|Call Trace' || true)
+	[ -z "$hit" ] || fail "kernel log before the crash: $hit"
+	log "crashing boot $VMTEST_BOOT"
+	echo 1 >/proc/sys/kernel/sysrq
+	echo b >/proc/sysrq-trigger
+	sleep 30
+	fail "still running after sysrq b"
+}

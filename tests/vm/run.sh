@@ -15,7 +15,11 @@
 #        run.sh --self-test        the runner must report planted failures
 #
 # A scenario picks its VM with a "# group: NAME" line (default: main) and
-# its time budget with "# timeout: SECONDS" (default 300). Groups boot
+# its time budget with "# timeout: SECONDS" (default 300). "# disks: NxMiB"
+# attaches N raw virtio disks (/dev/vda...) that outlive the VM, and
+# "# boots: 2" boots its group twice on them: the scenario runs in both,
+# with VMTEST_BOOT=1 and 2, so it can crash the first boot and check what
+# the second finds; such a scenario needs a group of its own. Groups boot
 # largest budget first, VM_JOBS=N at once (default 2). Logs:
 # build/vm/logs/<run>/.
 set -uo pipefail
@@ -75,10 +79,15 @@ logdir=$vmdir/logs/$run_id
 mkdir -p "$logdir"
 ln -sfn "$run_id" "$vmdir/logs/latest"
 
-qemu_cmd() { # IMAGE APPEND; sets the array qemu
+qemu_cmd() { # KERNEL INITRD APPEND [DISK...]; sets the array qemu
+	local disk
 	qemu=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm
-		-no-reboot -kernel "$kernel" -initrd "$1"
-		-append "console=ttyS0 quiet panic=-1 $2")
+		-no-reboot -kernel "$1" -initrd "$2"
+		-append "console=ttyS0 quiet panic=-1 $3")
+	shift 3
+	for disk in "$@"; do
+		qemu+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
+	done
 }
 
 # Initramfs for a group: cached base plus a fresh overlay with the plan.
@@ -96,18 +105,22 @@ if [ "$mode" = shell ]; then
 	for p in "${paths[@]}"; do basename "$p" .sh >>"$plan"; done
 	make_image shell "$plan" || die "overlay initramfs failed"
 	# ttyS0 is the interactive console and the results channel.
-	qemu_cmd "$imgdir/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
+	qemu_cmd "$kernel" "$imgdir/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
 	"${qemu[@]}" -nographic -serial mon:stdio
 	exit
 fi
 
 # Group the scenarios and give each group a time budget.
-declare -A group_plan=() group_budget=()
+declare -A group_plan=() group_budget=() group_boots=() group_disks=()
 for p in "${paths[@]}"; do
 	g=$(scenario_field "$p" group main)
 	t=$(scenario_field "$p" timeout 300)
+	b=$(scenario_field "$p" boots 1)
 	group_plan[$g]+="$(basename "$p" .sh)"$'\n'
-	group_budget[$g]=$((${group_budget[$g]:-60} + t + 15))
+	group_budget[$g]=$((${group_budget[$g]:-60} + (t + 15) * b))
+	[ "$b" -gt "${group_boots[$g]:-1}" ] && group_boots[$g]=$b
+	disks=$(scenario_field "$p" disks "")
+	[ -n "$disks" ] && group_disks[$g]=$disks
 done
 # Report in name order; boot the biggest budgets first so that with
 # VM_JOBS > 1 a long group does not start last and run alone.
@@ -116,21 +129,36 @@ mapfile -t boot_order < <(for g in "${groups[@]}"; do
 	echo "${group_budget[$g]} $g"
 done | sort -k1,1nr -k2 | cut -d' ' -f2)
 
-# Boots one group's VM; leaves <group>.console and <group>.results.
+# Boots one group's VM (twice for "# boots: 2", on the same disks); leaves
+# <group>.console and <group>.results.
 run_group() { # GROUP
-	local g=$1 plan=$logdir/$1.plan rc qemu
+	local g=$1 plan=$logdir/$1.plan rc qemu boot count size i
+	local -a disks=()
 	printf '%s' "${group_plan[$g]}" >"$plan"
 	make_image "$g" "$plan" || { echo "vmtest: overlay for $g failed" >"$logdir/$g.results"; return; }
-	qemu_cmd "$imgdir/$g.img" "vmtest.mode=run"
-	timeout -k 5 "${group_budget[$g]}" "${qemu[@]}" \
-		-display none -monitor none -serial "file:$logdir/$g.console" \
-		-serial "file:$logdir/$g.results.raw" </dev/null >"$logdir/$g.qemu" 2>&1
-	rc=$?
-	tr -d '\r' <"$logdir/$g.results.raw" >"$logdir/$g.results" 2>/dev/null
-	rm -f "$logdir/$g.results.raw"
-	[ -s "$logdir/$g.qemu" ] && sed 's/^/@@ QEMU: /' "$logdir/$g.qemu" >>"$logdir/$g.results"
-	[ $rc = 124 ] && echo "@@ VM-TIMEOUT ${group_budget[$g]}" >>"$logdir/$g.results"
-	echo "@@ QEMU-EXIT $rc" >>"$logdir/$g.results"
+	if [ -n "${group_disks[$g]:-}" ]; then
+		count=${group_disks[$g]%x*} size=${group_disks[$g]#*x}
+		for ((i = 0; i < count; i++)); do
+			disks+=("$imgdir/$g.disk$i")
+			truncate -s "${size}M" "$imgdir/$g.disk$i"
+		done
+	fi
+	: >"$logdir/$g.results"
+	for ((boot = 1; boot <= ${group_boots[$g]:-1}; boot++)); do
+		qemu_cmd "$kernel" "$imgdir/$g.img" "vmtest.mode=run vmtest.boot=$boot" "${disks[@]}"
+		timeout -k 5 "${group_budget[$g]}" "${qemu[@]}" \
+			-display none -monitor none -serial "file:$logdir/$g.console" \
+			-serial "file:$logdir/$g.results.raw" </dev/null >"$logdir/$g.qemu" 2>&1
+		rc=$?
+		tr -d '\r' <"$logdir/$g.results.raw" >>"$logdir/$g.results" 2>/dev/null
+		rm -f "$logdir/$g.results.raw"
+		[ -s "$logdir/$g.qemu" ] && sed 's/^/@@ QEMU: /' "$logdir/$g.qemu" >>"$logdir/$g.results"
+		[ $rc = 124 ] && echo "@@ VM-TIMEOUT ${group_budget[$g]}" >>"$logdir/$g.results"
+		echo "@@ QEMU-EXIT $rc" >>"$logdir/$g.results"
+		# A scenario that ended in the first boot failed before its crash.
+		grep -q "^@@ END " "$logdir/$g.results" && break
+	done
+	rm -f "${disks[@]}"
 }
 
 start=$(date +%s)
