@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid RAID6: parity writes and degraded reads.
+ * fanraid RAID6: member I/O, recovery and parity for operations, and
+ * degraded reads.
  *
  * Reads of healthy members never come here: fanraid_map() sends them
- * straight to the data chunk's member. Writes, and reads of a failed
- * member, are queued to a worker because they must wait for other members'
- * I/O. Each operation covers the 4 KiB pages of one chunk that a bio
- * touches (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), holds
- * that row's lock so two writes never interleave their parity updates, and
- * works on whole pages so lib/raid6 sees the same block for every slot.
- *
- * Writes read whichever is less: the row's other data pages (reconstruct-
- * write, then P and Q from raid6_call.gen_syndrome), or the old data, P and
- * Q (read-modify-write through raid6_call.xor_syndrome); degraded, every
- * survivor. Data, P and Q are written before the bio completes.
+ * straight to the data chunk's member. Writes are gathered by stripe
+ * window (fanraid-r6-gather.c); reads of a failed member are queued to the
+ * worker because they must wait for the other members' I/O. An operation
+ * covers some 4 KiB pages of one chunk window on every slot (the DM core
+ * has split bios at FANRAID_R6_MAX_IO_SECTORS), holds that row's lock so
+ * two writes never interleave their parity updates, and works on whole
+ * pages so lib/raid6 sees the same block for every slot.
  *
  * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
  * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
@@ -181,12 +178,14 @@ int fanraid_r6_recover(struct fanraid_r6op *op)
 	return 0;
 }
 
-/* Copy between the bio and slot @slot's pages, in the bio's direction. */
-static void fanraid_r6_copy_bio(struct fanraid_r6op *op, u32 slot)
+/*
+ * Copy between @bio and slot @slot's pages, in the bio's direction; @pos is
+ * the bio's byte offset from the op's first page.
+ */
+void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
+			 unsigned int pos)
 {
-	struct bio *bio = op->bio;
 	bool to_pages = op_is_write(bio_op(bio));
-	unsigned int pos = op->page_skip;
 	struct bio_vec bv;
 	struct bvec_iter iter;
 
@@ -282,89 +281,12 @@ void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
 	}
 }
 
-/*
- * Read-modify-write: P and Q lose the old data's share and gain the new
- * data's (lib/raid6's xor_syndrome), so only the target, P and Q are read.
- * The new data is built in the scratch P pages, beside the old. Returns
- * false when a member failed meanwhile; the caller then reconstructs.
- */
-static bool fanraid_r6_rmw(struct fanraid_r6op *op, bool partial)
-{
-	u32 n = op->fc->geom.ndevs, t = op->target, p, i;
-	void *ptrs[FR_MAX_DEVS];
-
-	if (fanraid_r6_io(op, BIT(t) | BIT(n - 2) | BIT(n - 1), REQ_OP_READ))
-		return false;
-	if (partial)
-		for (p = 0; p < op->npages; p++)
-			copy_highpage(op->pages[FANRAID_R6_SCRATCH_P][p],
-				      op->pages[t][p]);
-	fanraid_r6_copy_bio(op, FANRAID_R6_SCRATCH_P);
-	for (p = 0; p < op->npages; p++) {
-		for (i = 0; i < n; i++)
-			ptrs[i] = page_address(op->pages[i][p]);
-		raid6_call.xor_syndrome(n, t, t, PAGE_SIZE, ptrs);
-		ptrs[t] = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
-		raid6_call.xor_syndrome(n, t, t, PAGE_SIZE, ptrs);
-		swap(op->pages[t][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
-	}
-	return true;
-}
-
-/*
- * Reconstruct-write: read the row's other data (every survivor, when
- * degraded), merge the bio, compute P and Q afresh.
- */
-static int fanraid_r6_rcw(struct fanraid_r6op *op, bool partial)
-{
-	u32 n = op->fc->geom.ndevs;
-	unsigned long want;
-
-	if (op->missing) {
-		want = GENMASK(n - 1, 0);
-	} else {
-		want = GENMASK(n - 3, 0);
-		if (!partial)
-			clear_bit(op->target, &want);
-	}
-	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
-		return -EIO;
-	fanraid_r6_copy_bio(op, op->target);
-	fanraid_r6_gen(op, false);
-	return 0;
-}
-
-/* Update data, P and Q, choosing whichever of RMW and RCW reads less. */
-static blk_status_t fanraid_r6_do_write(struct fanraid_r6op *op)
-{
-	u32 n = op->fc->geom.ndevs;
-	unsigned long write;
-	bool partial;
-	u32 rcw_reads;
-
-	partial = op->page_skip || bio_sectors(op->bio) !=
-		  op->npages << (PAGE_SHIFT - SECTOR_SHIFT);
-	rcw_reads = partial ? n - 2 : n - 3;
-	if (op->missing || !raid6_call.xor_syndrome || rcw_reads <= 3 ||
-	    !fanraid_r6_rmw(op, partial)) {
-		if (fanraid_r6_rcw(op, partial))
-			return BLK_STS_IOERR;
-	}
-
-	/* A member being rebuilt is written: this window is then in sync on it. */
-	write = BIT(op->target) | BIT(n - 2) | BIT(n - 1);
-	fanraid_r6_io(op, write & ~fanraid_r6_failed_slots(op),
-		      REQ_OP_WRITE | (op->bio->bi_opf & REQ_FUA));
-	/* Data is safe while at most two slots of the row are lost. */
-	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
-}
-
 static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 {
 	if (fanraid_r6_read_slots(op, GENMASK(op->fc->geom.ndevs - 1, 0)) ||
 	    fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
-	fanraid_r6_copy_bio(op, op->target);
+	fanraid_r6_copy_bio(op, op->bio, op->target, op->page_skip);
 	return BLK_STS_OK;
 }
 
@@ -407,7 +329,8 @@ void fanraid_r6_op_put(struct fanraid_r6op *op)
 	mempool_free(op, &r6->op_pool);
 }
 
-static void fanraid_r6_work(struct work_struct *work)
+/* A read of a failed or not yet rebuilt member: rebuilt from the others. */
+static void fanraid_r6_read_work(struct work_struct *work)
 {
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
 	struct fanraid_c *fc = fb->fc;
@@ -428,10 +351,9 @@ static void fanraid_r6_work(struct work_struct *work)
 		return;
 	}
 	fr_geom_map(g, logical, &loc);
-	/* Writes may read-modify-write, which builds the new data in scratch pages. */
 	op = fanraid_r6_op_get(fc, loc.row,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages,
-			       op_is_write(bio_op(bio)));
+			       false);
 	op->bio = bio;
 	op->target = loc.data_idx;
 	op->page_skip = skip;
@@ -439,10 +361,7 @@ static void fanraid_r6_work(struct work_struct *work)
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
-	if (op_is_write(bio_op(bio)))
-		status = fanraid_r6_do_write(op);
-	else
-		status = fanraid_r6_do_read(op);
+	status = fanraid_r6_do_read(op);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
 
@@ -458,8 +377,12 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 	fb->dev = dev;
 	fb->fc = fc;
 	fb->handled = true;
-	INIT_WORK(&fb->work, fanraid_r6_work);
-	queue_work(fc->r6->wq, &fb->work);
+	if (op_is_write(bio_op(bio))) {
+		fanraid_r6_gather_queue(fc, fb);
+	} else {
+		INIT_WORK(&fb->work, fanraid_r6_read_work);
+		queue_work(fc->r6->wq, &fb->work);
+	}
 	return DM_MAPIO_SUBMITTED;
 }
 
@@ -486,6 +409,8 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	fc->r6 = r6;
+	/* First, so that a failed constructor can always tear it down. */
+	fanraid_r6_gather_init(r6);
 	for (i = 0; i < ARRAY_SIZE(r6->row_locks); i++)
 		mutex_init(&r6->row_locks[i]);
 
@@ -496,6 +421,10 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		r = mempool_init_kmalloc_pool(&r6->op_pool, 1,
 					      sizeof(struct fanraid_r6op));
 	if (!r)
+		r = mempool_init_kmalloc_pool(&r6->stripe_pool,
+					      FANRAID_R6_MAX_ACTIVE,
+					      fanraid_r6_stripe_size(&fc->geom));
+	if (!r)
 		r = bioset_init(&r6->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS);
 	if (r) {
 		*error = "Cannot allocate RAID6 memory pools";
@@ -504,6 +433,13 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	r6->wq = alloc_workqueue("kfanraid6", WQ_MEM_RECLAIM | WQ_UNBOUND,
 				 FANRAID_R6_MAX_ACTIVE);
 	if (!r6->wq) {
+		*error = "Cannot allocate RAID6 workqueue";
+		return -ENOMEM;
+	}
+	/* Apart from kfanraid6, whose gatherers may wait for entries these free. */
+	r6->write_wq = alloc_workqueue("kfanraid6w", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				       FANRAID_R6_MAX_ACTIVE);
+	if (!r6->write_wq) {
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
@@ -520,7 +456,11 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 		fanraid_sync_presuspend(fc);
 	if (r6->wq)
 		destroy_workqueue(r6->wq);
+	fanraid_r6_gather_exit(r6);
+	if (r6->write_wq)
+		destroy_workqueue(r6->write_wq);
 	bioset_exit(&r6->bs);
+	mempool_exit(&r6->stripe_pool);
 	mempool_exit(&r6->op_pool);
 	mempool_exit(&r6->page_pool);
 	kfree(r6);

@@ -29,9 +29,9 @@ struct fanraid_r6io {
  */
 struct fanraid_r6op {
 	struct fanraid_c *fc;
-	struct bio *bio;		/* NULL for sync operations */
+	struct bio *bio;		/* degraded read; NULL otherwise */
 	u64 row;
-	u32 target;			/* data slot the bio addresses */
+	u32 target;			/* data slot the read addresses */
 	u32 first_page;			/* page within the chunk */
 	u32 npages;
 	u32 page_skip;			/* bytes from the first page to the bio's start */
@@ -54,5 +54,13 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
 int fanraid_r6_recover(struct fanraid_r6op *op);
 void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
+void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
+			 unsigned int pos);
+
+/* fanraid-r6-gather.c: writes, gathered by stripe window */
+size_t fanraid_r6_stripe_size(const struct fr_geom *g);
+void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb);
+void fanraid_r6_gather_init(struct fanraid_r6 *r6);
+void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
 
 #endif /* DM_FANRAID_RAID6_H */

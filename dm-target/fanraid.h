@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/bitmap.h>
+#include <linux/hrtimer.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
@@ -28,8 +29,21 @@
 #define FANRAID_R6_MAX_PAGES	(FANRAID_R6_MAX_IO_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
 /* Row locks are hashed; a collision only serialises two unrelated rows. */
 #define FANRAID_R6_LOCK_BITS	8
-/* Operations in flight per array: bounds RAID6 memory to this many ops' pages. */
+/*
+ * Operations in flight per array, per RAID6 worker (degraded reads, window
+ * writes): bounds RAID6 memory to twice this many ops' pages.
+ */
 #define FANRAID_R6_MAX_ACTIVE	16
+/* Stripe windows gathering writes are hashed; a collision only costs a compare. */
+#define FANRAID_R6_GATHER_BITS	8
+/*
+ * Partial stripe windows wait for more writes while at least this many
+ * windows are being written (see fanraid_r6_kick()), at most
+ * GATHER_MAX_USEC; the submitter is looked at every GATHER_POLL_USEC.
+ */
+#define FANRAID_R6_GATHER_BUSY	4
+#define FANRAID_R6_GATHER_MAX_USEC	100000
+#define FANRAID_R6_GATHER_POLL_USEC	100
 
 /* Readahead cache segments: at most this much of one chunk, on one member. */
 #define FANRAID_RA_SEG_SECTORS	256
@@ -114,6 +128,17 @@ struct fanraid_r6 {
 	mempool_t op_pool;
 	struct bio_set bs;
 	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
+
+	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
+	struct workqueue_struct *write_wq;
+	mempool_t stripe_pool;
+	spinlock_t gather_lock;		/* the hash, parked, writing; taken by a timer */
+	struct hlist_head gather_hash[1 << FANRAID_R6_GATHER_BITS];
+	struct list_head parked;	/* gathering windows, oldest first */
+	struct hrtimer gather_timer;	/* dispatches windows that waited long enough */
+	atomic_t gathering;		/* writes queued, not yet in a window */
+	unsigned int writing;		/* windows dispatched, not yet complete */
+	struct task_struct *submitter;	/* last task to map a write, referenced */
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid RAID6 writes: gathering bios by stripe window.
+ *
+ * A stripe window is one row and one aligned run of at most
+ * FANRAID_R6_MAX_IO_SECTORS inside its chunks: the same member sectors on
+ * every slot, so one P/Q computation covers it. The DM core has split every
+ * write at that size, so each write lies in one window of one data slot.
+ *
+ * Writes to a window are gathered in one entry. Once they cover every data
+ * slot over the whole window, P and Q come from the new data alone and
+ * nothing is read: sequential writers reach the members' write speed.
+ * Waiting for that only pays while more writes may come to fill it (see
+ * fanraid_r6_kick()); otherwise an entry goes at once, as one
+ * read-modify-write or reconstruct-write over the pages its bios touch,
+ * whichever reads less.
+ *
+ * Gathering only links bios: an entry holds no pages. The page buffers of
+ * the write come from the operation mempools when the entry is written,
+ * on kfanraid6w (at most FANRAID_R6_MAX_ACTIVE at once). An entry leaves
+ * the hash when it is dispatched; a write arriving later for the same
+ * window starts a new entry. Both take the row lock in turn, and two
+ * writes in flight at once were never ordered for the submitter anyway.
+ */
+#include <linux/bio.h>
+#include <linux/hash.h>
+#include <linux/highmem.h>
+#include <linux/mempool.h>
+#include <linux/raid/pq.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "fanraid-raid6.h"
+
+#define FANRAID_R6_WIN_LONGS	BITS_TO_LONGS(FANRAID_R6_MAX_IO_SECTORS)
+
+/* Writes gathered for one stripe window. */
+struct fanraid_r6_stripe {
+	struct hlist_node node;		/* in gather_hash until dispatched */
+	struct list_head parked;	/* in r6->parked, oldest first, until dispatched */
+	struct work_struct work;
+	struct fanraid_c *fc;
+	u64 row;
+	u32 window;			/* index of the window in its chunk */
+	u32 first, end;			/* sectors of the window the bios cover */
+	u32 covered;			/* distinct data sectors the bios write */
+	ktime_t since;			/* when the first bio arrived */
+	struct bio_list bios;		/* in arrival order: overlaps apply in it */
+	unsigned long touched;		/* data slots with a bio */
+	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
+	unsigned long cover[];
+};
+
+static u32 fanraid_r6_win_sectors(const struct fr_geom *g)
+{
+	return min_t(u32, g->chunk_sectors, FANRAID_R6_MAX_IO_SECTORS);
+}
+
+size_t fanraid_r6_stripe_size(const struct fr_geom *g)
+{
+	return struct_size_t(struct fanraid_r6_stripe, cover,
+			     g->data_devs * FANRAID_R6_WIN_LONGS);
+}
+
+static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6 *r6,
+						   u64 row, u32 window)
+{
+	/* Windows per chunk: at most 32768 / FANRAID_R6_MAX_IO_SECTORS. */
+	return &r6->gather_hash[hash_64((row << 12) | window,
+					FANRAID_R6_GATHER_BITS)];
+}
+
+static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
+							u64 row, u32 window)
+{
+	struct fanraid_r6_stripe *st;
+
+	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(r6, row, window), node)
+		if (st->row == row && st->window == window)
+			return st;
+	return NULL;
+}
+
+/* Hand an entry to the writer. Called with gather_lock held. */
+static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
+				 struct fanraid_r6_stripe *st)
+{
+	hlist_del_init(&st->node);
+	list_del_init(&st->parked);
+	r6->writing++;
+	queue_work(r6->write_wq, &st->work);
+}
+
+/*
+ * Dispatch what should not wait longer, and return when to look again
+ * (KTIME_MAX: nothing parked). A partial window is worth holding only
+ * while more writes may still fill it:
+ * - while FANRAID_R6_GATHER_BUSY windows or more are being written, the
+ *   members are busy anyway and those windows' completions bring the
+ *   writes that fill the parked ones (a sequential writer's next bios);
+ * - while writes wait to be gathered;
+ * - while the task that mapped the last write still runs: the DM core maps
+ *   the pieces of a split bio one after another in the submitter's context.
+ *   Once it sleeps (waiting for its I/O), nothing more is coming from it.
+ * No window waits longer than FANRAID_R6_GATHER_MAX_USEC. Called with
+ * gather_lock held.
+ */
+static ktime_t fanraid_r6_kick(struct fanraid_r6 *r6)
+{
+	bool quiet = !atomic_read(&r6->gathering) &&
+		     r6->writing < FANRAID_R6_GATHER_BUSY;
+	ktime_t now = ktime_get(), next = KTIME_MAX;
+	struct fanraid_r6_stripe *st, *tmp;
+
+	if (quiet && (!r6->submitter || !task_is_running(r6->submitter))) {
+		list_for_each_entry_safe(st, tmp, &r6->parked, parked)
+			fanraid_r6_stripe_go(r6, st);
+		return KTIME_MAX;
+	}
+	while ((st = list_first_entry_or_null(&r6->parked,
+					      struct fanraid_r6_stripe,
+					      parked))) {
+		ktime_t due = ktime_add_us(st->since,
+					   FANRAID_R6_GATHER_MAX_USEC);
+
+		if (ktime_before(now, due)) {
+			next = due;
+			break;
+		}
+		fanraid_r6_stripe_go(r6, st);
+	}
+	/* Look at the submitter again soon. */
+	if (quiet && next != KTIME_MAX)
+		next = min(next, ktime_add_us(now, FANRAID_R6_GATHER_POLL_USEC));
+	return next;
+}
+
+/* Process context, gather_lock held: make sure the timer fires by @next. */
+static void fanraid_r6_arm(struct fanraid_r6 *r6, ktime_t next)
+{
+	if (next == KTIME_MAX)
+		return;
+	if (hrtimer_is_queued(&r6->gather_timer) &&
+	    !ktime_before(next, hrtimer_get_expires(&r6->gather_timer)))
+		return;
+	hrtimer_start(&r6->gather_timer, next, HRTIMER_MODE_ABS);
+}
+
+static enum hrtimer_restart fanraid_r6_gather_timer(struct hrtimer *timer)
+{
+	struct fanraid_r6 *r6 = container_of(timer, struct fanraid_r6,
+					     gather_timer);
+	unsigned long flags;
+	ktime_t next;
+
+	spin_lock_irqsave(&r6->gather_lock, flags);
+	next = fanraid_r6_kick(r6);
+	/*
+	 * fanraid_r6_arm() may have started the timer again meanwhile: then
+	 * it is queued with the expiry it needs, and must not be changed.
+	 */
+	if (next != KTIME_MAX && !hrtimer_is_queued(timer))
+		hrtimer_set_expires(timer, next);
+	else
+		next = KTIME_MAX;
+	spin_unlock_irqrestore(&r6->gather_lock, flags);
+	return next == KTIME_MAX ? HRTIMER_NORESTART : HRTIMER_RESTART;
+}
+
+/* Overlay every bio onto its slot's pages, in arrival order. */
+static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
+				   struct fanraid_r6_stripe *st)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	struct bio *bio;
+
+	bio_list_for_each(bio, &st->bios) {
+		sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+		u32 in_chunk = logical & (g->chunk_sectors - 1);
+		struct fr_loc loc;
+
+		fr_geom_map(g, logical, &loc);
+		fanraid_r6_copy_bio(op, bio, loc.data_idx,
+				    (in_chunk << SECTOR_SHIFT) -
+				    (op->first_page << PAGE_SHIFT));
+	}
+}
+
+/*
+ * Add (or remove: the same operation) the syndrome share of the touched
+ * data slots to P and Q. xor_syndrome() folds in data slots start..stop;
+ * the untouched ones between them read as zero, so they add nothing.
+ */
+static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
+				  unsigned long touched)
+{
+	u32 n = op->fc->geom.ndevs, lo = __ffs(touched), hi = __fls(touched);
+	void *ptrs[FR_MAX_DEVS];
+	u32 p, i;
+
+	for (p = 0; p < op->npages; p++) {
+		for (i = 0; i < n - 2; i++)
+			ptrs[i] = test_bit(i, &touched) ?
+				  page_address(op->pages[i][p]) :
+				  (void *)raid6_empty_zero_page;
+		ptrs[n - 2] = page_address(op->pages[n - 2][p]);
+		ptrs[n - 1] = page_address(op->pages[n - 1][p]);
+		raid6_call.xor_syndrome(n, lo, hi, PAGE_SIZE, ptrs);
+	}
+}
+
+/*
+ * Update data, P and Q for every bio of the entry. Full slots are those
+ * the bios overwrite over the whole page range; a reconstruct-write reads
+ * the others, a read-modify-write reads the touched slots, P and Q. With
+ * every slot full nothing is read, degraded or not.
+ */
+static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
+					    struct fanraid_r6_stripe *st)
+{
+	u32 n = op->fc->geom.ndevs, ndata = n - 2, slot;
+	u32 lo = round_down(st->first, PAGE_SECTORS);
+	u32 hi = round_up(st->end, PAGE_SECTORS);
+	unsigned long full = 0, rcw, rmw, write;
+	blk_opf_t fua = 0;
+	struct bio *bio;
+
+	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
+	if (hweight_long(op->missing) > 2)
+		return BLK_STS_IOERR;
+	for (slot = 0; slot < ndata; slot++)
+		if (find_next_zero_bit(st->cover + slot * FANRAID_R6_WIN_LONGS,
+				       hi, lo) >= hi)
+			__set_bit(slot, &full);
+	rcw = GENMASK(ndata - 1, 0) & ~full;
+	rmw = st->touched | BIT(n - 2) | BIT(n - 1);
+
+	if (!rcw) {
+		/* Full stripe: P and Q from the new data alone. */
+	} else if (!op->missing && raid6_call.xor_syndrome &&
+		   hweight_long(rmw) < hweight_long(rcw) &&
+		   !fanraid_r6_io(op, rmw, REQ_OP_READ)) {
+		/* Take the old data's share out, put the new data's in. */
+		fanraid_r6_stripe_xor(op, st->touched);
+		fanraid_r6_stripe_fill(op, st);
+		fanraid_r6_stripe_xor(op, st->touched);
+		goto write;
+	} else {
+		/*
+		 * Degraded (or a member failed during the RMW reads): every
+		 * survivor, so the lost slots can be rebuilt under the bios.
+		 */
+		if (op->missing)
+			rcw = GENMASK(n - 1, 0);
+		if (fanraid_r6_read_slots(op, rcw) || fanraid_r6_recover(op))
+			return BLK_STS_IOERR;
+	}
+	fanraid_r6_stripe_fill(op, st);
+	fanraid_r6_gen(op, false);
+
+write:
+	bio_list_for_each(bio, &st->bios)
+		fua |= bio->bi_opf & REQ_FUA;
+	/* A member being rebuilt is written: this window is then in sync on it. */
+	write = st->touched | BIT(n - 2) | BIT(n - 1);
+	fanraid_r6_io(op, write & ~fanraid_r6_failed_slots(op),
+		      REQ_OP_WRITE | fua);
+	/* Data is safe while at most two slots of the row are lost. */
+	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+static void fanraid_r6_stripe_work(struct work_struct *work)
+{
+	struct fanraid_r6_stripe *st = container_of(work,
+						    struct fanraid_r6_stripe,
+						    work);
+	struct fanraid_c *fc = st->fc;
+	struct fanraid_r6 *r6 = fc->r6;
+	u32 win_pages = fanraid_r6_win_sectors(&fc->geom) >> PAGE_SECTORS_SHIFT;
+	u32 first = st->first >> PAGE_SECTORS_SHIFT;
+	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
+	struct fanraid_r6op *op;
+	struct mutex *lock;
+	blk_status_t status;
+	struct bio *bio;
+
+	/* Pages before the row lock: whoever holds it only waits for I/O. */
+	op = fanraid_r6_op_get(fc, st->row, st->window * win_pages + first,
+			       end - first, false);
+	lock = fanraid_r6_row_lock(fc, st->row);
+	mutex_lock(lock);
+	op->missing = fanraid_r6_lost_slots(op);
+	status = fanraid_r6_stripe_write(op, st);
+	mutex_unlock(lock);
+	fanraid_r6_op_put(op);
+
+	while ((bio = bio_list_pop(&st->bios))) {
+		bio->bi_status = status;
+		bio_endio(bio);
+	}
+
+	spin_lock_irq(&r6->gather_lock);
+	r6->writing--;
+	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	spin_unlock_irq(&r6->gather_lock);
+	mempool_free(st, &r6->stripe_pool);
+}
+
+/* kfanraid6: add a write to its window's entry, and dispatch what is ready. */
+static void fanraid_r6_gather_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+	struct fanraid_c *fc = fb->fc;
+	struct fanraid_r6 *r6 = fc->r6;
+	const struct fr_geom *g = &fc->geom;
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	u32 win_sectors = fanraid_r6_win_sectors(g);
+	u32 in_chunk = logical & (g->chunk_sectors - 1);
+	u32 window = in_chunk / win_sectors;
+	u32 start = in_chunk & (win_sectors - 1);
+	u32 end = start + bio_sectors(bio), s;
+	struct fanraid_r6_stripe *st, *spare = NULL;
+	unsigned long *cover;
+	struct fr_loc loc;
+
+	if (WARN_ON_ONCE(end > win_sectors) || start == end) {
+		atomic_dec(&r6->gathering);
+		bio->bi_status = start == end ? BLK_STS_OK : BLK_STS_IOERR;
+		bio_endio(bio);
+		return;
+	}
+	fr_geom_map(g, logical, &loc);
+
+	/* Allocation may sleep, so it happens outside the lock, and only when needed. */
+	for (;;) {
+		spin_lock_irq(&r6->gather_lock);
+		st = fanraid_r6_stripe_find(r6, loc.row, window);
+		if (st || spare)
+			break;
+		spin_unlock_irq(&r6->gather_lock);
+		spare = mempool_alloc(&r6->stripe_pool, GFP_NOIO);
+		memset(spare, 0, fanraid_r6_stripe_size(g));
+		spare->fc = fc;
+		spare->row = loc.row;
+		spare->window = window;
+		spare->first = start;
+		spare->end = end;
+		bio_list_init(&spare->bios);
+		INIT_WORK(&spare->work, fanraid_r6_stripe_work);
+	}
+	if (!st) {
+		st = spare;
+		spare = NULL;
+		st->since = ktime_get();
+		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(r6, loc.row,
+								   window));
+		list_add_tail(&st->parked, &r6->parked);
+	}
+
+	bio_list_add(&st->bios, bio);
+	st->first = min(st->first, start);
+	st->end = max(st->end, end);
+	__set_bit(loc.data_idx, &st->touched);
+	cover = st->cover + loc.data_idx * FANRAID_R6_WIN_LONGS;
+	for (s = start; s < end; s++)
+		if (!__test_and_set_bit(s, cover))
+			st->covered++;
+	atomic_dec(&r6->gathering);
+
+	if (st->covered == g->data_devs * win_sectors)
+		fanraid_r6_stripe_go(r6, st);
+	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	spin_unlock_irq(&r6->gather_lock);
+
+	if (spare)
+		mempool_free(spare, &r6->stripe_pool);
+}
+
+/*
+ * From map: no allocation there, the worker gathers. Remember who maps
+ * writes: while that task runs, more pieces of its bio may follow.
+ */
+void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	atomic_inc(&r6->gathering);
+	if (READ_ONCE(r6->submitter) != current) {
+		struct task_struct *old;
+		unsigned long flags;
+
+		get_task_struct(current);
+		spin_lock_irqsave(&r6->gather_lock, flags);
+		old = r6->submitter;
+		r6->submitter = current;
+		spin_unlock_irqrestore(&r6->gather_lock, flags);
+		if (old)
+			put_task_struct(old);
+	}
+	INIT_WORK(&fb->work, fanraid_r6_gather_work);
+	queue_work(fc->r6->wq, &fb->work);
+}
+
+void fanraid_r6_gather_init(struct fanraid_r6 *r6)
+{
+	spin_lock_init(&r6->gather_lock);
+	INIT_LIST_HEAD(&r6->parked);
+	hrtimer_init(&r6->gather_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	r6->gather_timer.function = fanraid_r6_gather_timer;
+}
+
+/*
+ * No bios are in flight at destruction, so nothing is parked; dispatch
+ * anything left anyway so no bio is ever lost, then drain the writer.
+ */
+void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
+{
+	struct fanraid_r6_stripe *st, *tmp;
+
+	hrtimer_cancel(&r6->gather_timer);
+	if (!r6->write_wq)
+		return;
+	spin_lock_irq(&r6->gather_lock);
+	list_for_each_entry_safe(st, tmp, &r6->parked, parked)
+		fanraid_r6_stripe_go(r6, st);
+	spin_unlock_irq(&r6->gather_lock);
+	flush_workqueue(r6->write_wq);
+	if (r6->submitter)
+		put_task_struct(r6->submitter);
+	r6->submitter = NULL;
+}
