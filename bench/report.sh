@@ -301,6 +301,44 @@ fanraid_table() { # DIR
 	done | sort -k2,2n -k1,1
 }
 
+# Flush policies side by side: one row per mixed-tree run of the whole
+# results folder (the flush_policy entries and the other layers under the
+# same load), with the flushes the member disks executed (their stat files;
+# absent from older .meta files) and, for fanraid, the flushes flush_policy
+# dirty elided (the last field of its status).
+flush_table() { # ENTRYFILE...
+	local e d m l
+	for e in "$@"; do
+		[ "$(entry_key "$e" job "")" = mixed-tree ] || continue
+		d=$(dirname "$e")
+		for l in $(entry_key "$e" layers "" | tr , ' '); do
+		for m in "$d/$l"-*.meta; do
+			[ -f "$m" ] || continue
+			[ "$(sed -n 's/^layer=//p' "$m")" = "$l" ] || continue
+			awk -F= '
+				{ v[$1] = substr($0, length($1) + 2) }
+				END {
+					pol = "passthrough"
+					if (v["features"] ~ /flush_policy:/) {
+						pol = v["features"]; sub(/.*flush_policy:/, "", pol); sub(/:.*/, "", pol)
+					}
+					if (v["layer"] != "fanraid" && v["layer"] != "fanraid-raid6") pol = "(" v["layer"] ")"
+					el = "-"
+					nb = split(v["fanraid_status_before"], b, " ")
+					na = split(v["fanraid_status_after"], a, " ")
+					if (na && nb) el = a[na] - b[nb]
+					fl = ("member_flush_ios" in v) ? v["member_flush_ios"] : "-"
+					rt = v["runtime"] + 0
+					printf "     %-14s %-13s %3d %10.1f %11.1f %10s %10s %9s   %s ms\n", v["layer"], pol, v["n"],
+						v["read_mibs"], v["write_mibs"], fl,
+						(fl != "-" && rt) ? sprintf("%.1f", fl / rt) : "-", el,
+						(v["member_flush_ms"] != "") ? v["member_cache_mib"] " MiB, " v["member_flush_ms"] : "-, -"
+				}' "$m"
+		done
+		done
+	done | sort -k3,3n -s
+}
+
 # Write amplification: bytes the members wrote over bytes fio wrote.
 amp_table() { # DIR LAYERS
 	echo "   write amplification (member bytes written / application bytes written)"
@@ -330,6 +368,17 @@ amp_table() { # DIR LAYERS
 		scenario_plot "$id"
 		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"
 	done
+	rows=$(flush_table "${entries[@]}")
+	if [ -n "$rows" ]; then
+		echo
+		echo "== flush policies side by side: every mixed-tree run above, same load"
+		printf '     %-14s %-13s %3s %10s %11s %10s %10s %9s   %s\n' layer flush_policy N \
+			"read MiB/s" "write MiB/s" flushes "flushes/s" elided "member cache, flush"
+		echo "$rows"
+		echo "   flushes: flush requests the member disks executed during the run (a queue merges"
+		echo "   concurrent ones), per second of the run; elided: flushes fanraid did not send"
+		echo "   (flush_policy dirty). The writers fsync every 64k file: their MiB/s carries the flush cost."
+	fi
 	echo
 	echo "csv: $csv"
 } | tee "$dir/report.txt"

@@ -91,7 +91,7 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=- [fresh]=0)
+	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -122,51 +122,81 @@ to_mib() { # 1G | 256M | 64k -> MiB (at least 1)
 # --- members ---------------------------------------------------------------
 
 MEMBERS=()
+# dm-delay devices stacked over the null_blk members (flush_ms=), and the
+# disks under MEMBERS, whose stat files count what reached the devices.
+DELAY_DEVS=() MEMBER_DISKS=()
 
 # VM: null_blk members that behave like a simple SSD (issue 7's measured
 # settings), capped at the entry's mbps. Big enough for the entry's size
 # twice over plus room for md and filesystem metadata; memory is only used
-# where something is written.
+# where something is written. cache= gives each a volatile write cache of
+# that many MiB (null_blk cache_size), so flushes reach the layers and the
+# members; flush_ms= then makes every flush cost that long: a dm-delay
+# device over each null_blk delays flushes only (reads and writes pass
+# straight through), and the dm-delay devices are the members.
 members_up() { # COUNT
-	local count=$1 size_mb
+	local count=$1 size_mb i d extra=()
 	if [ "$mode" = host ]; then
 		IFS=, read -r -a MEMBERS <<<"$devlist"
+		MEMBER_DISKS=("${MEMBERS[@]}")
 		return 0
 	fi
 	size_mb=$(($(to_mib "${S[size]}") * 2 + 256))
+	[ "${S[cache]}" != 0 ] && extra+=("cache_size=${S[cache]}")
 	mapfile -t MEMBERS < <(nullb_create_many "$count" "$size_mb" \
 		blocksize=4096 max_sectors=1024 irqmode=2 completion_nsec=2000000 \
-		hw_queue_depth=64 submit_queues=2 "mbps=${S[member]}")
-	[ "${#MEMBERS[@]}" = "$count" ]
+		hw_queue_depth=64 submit_queues=2 "mbps=${S[member]}" "${extra[@]}")
+	MEMBER_DISKS=("${MEMBERS[@]}")
+	[ "${#MEMBERS[@]}" = "$count" ] || return 1
+	[ "${S[flush_ms]}" != 0 ] || return 0
+	# delay <dev> <off> <rdelay> <wdev> <woff> <wdelay> <fdev> <foff> <fdelay>
+	for i in "${!MEMBERS[@]}"; do
+		d=${MEMBERS[i]}
+		dmsetup create "bench-dly$i" --table \
+			"0 $(blockdev --getsz "$d") delay $d 0 0 $d 0 0 $d 0 ${S[flush_ms]}" || return 1
+		dmsetup mknodes "bench-dly$i"
+		DELAY_DEVS+=("bench-dly$i")
+		MEMBERS[i]=/dev/mapper/bench-dly$i
+	done
 }
 
 members_down() {
+	local d
+	for d in "${DELAY_DEVS[@]}"; do
+		dmsetup remove "$d"
+	done
+	DELAY_DEVS=()
 	[ "$mode" = vm ] && nullb_destroy_all
-	MEMBERS=()
+	MEMBERS=() MEMBER_DISKS=()
 }
 
-# Sum of sectors read and written by the first N members so far. The stat
-# paths are resolved once per entry: under TCG every fork costs.
+# Sectors read and written, read and write requests and flushes, summed over
+# the first N members so far. The stat paths are resolved once per entry:
+# under TCG every fork costs.
 MEMBER_STATS=()
 member_stat_paths() {
 	local d
 	MEMBER_STATS=()
-	for d in "${MEMBERS[@]}"; do
+	for d in "${MEMBER_DISKS[@]}"; do
 		d=$(readlink -f "$d")
 		MEMBER_STATS+=("/sys/class/block/${d##*/}/stat")
 	done
 }
 
 member_sectors() { # N
-	local p r=0 w=0 ri=0 wi=0 f
+	local p r=0 w=0 ri=0 wi=0 fl=0 f
 	for p in "${MEMBER_STATS[@]:0:$1}"; do
 		read -r -a f <"$p"
 		ri=$((ri + f[0]))
 		r=$((r + f[2]))
 		wi=$((wi + f[4]))
 		w=$((w + f[6]))
+		# Flush requests completed (5.5 and later have 17 fields). A
+		# disk counts the flushes it executed; a dm device would count
+		# empty flush bios as writes.
+		fl=$((fl + ${f[15]:-0}))
 	done
-	echo "$r $w $ri $wi"
+	echo "$r $w $ri $wi $fl"
 }
 
 # Leaves the first N members with no signature a layer could trip over.
@@ -431,11 +461,12 @@ run_one() { # LAYER N
 	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%d", s }')
-	local rios wios
+	local rios wios flios
 	set -- $before
-	rd=$1 wr=$2 rios=$3 wios=$4
+	rd=$1 wr=$2 rios=$3 wios=$4 flios=$5
 	set -- $after
 	rd=$(($1 - rd)) wr=$(($2 - wr)) rios=$(($3 - rios)) wios=$(($4 - wios))
+	flios=$(($5 - flios))
 
 	# Cold or warm is measured, not assumed: a buffered run whose members
 	# delivered less than 90% of what fio read was partly served from the
@@ -467,6 +498,8 @@ run_one() { # LAYER N
 		[ -b "$LAYER_DEV" ] && echo "io_opt=$(blockdev --getioopt "$LAYER_DEV")"
 		echo "mode=$mode"
 		[ "$mode" = vm ] && echo "member_nullb_mbps=${S[member]}"
+		[ "$mode" = vm ] && echo "member_cache_mib=${S[cache]}"
+		[ "$mode" = vm ] && echo "member_flush_ms=${S[flush_ms]}"
 		echo "members=$(printf '%s,' "${MEMBERS[@]:0:$n}" | sed 's/,$//')"
 		echo "target=$TARGET"
 		echo "kernel=$(uname -r)"
@@ -481,6 +514,7 @@ run_one() { # LAYER N
 		# Completed requests: bytes / ios is the size the members saw.
 		echo "member_read_ios=$rios"
 		echo "member_write_ios=$wios"
+		echo "member_flush_ios=$flios"
 		[ -n "$sb" ] && echo "fanraid_status_before=$sb"
 		[ -n "$sa" ] && echo "fanraid_status_after=$sa"
 	} >"$out/$rel.meta"
