@@ -323,15 +323,23 @@ flush_table() { # ENTRYFILE...
 						pol = v["features"]; sub(/.*flush_policy:/, "", pol); sub(/:.*/, "", pol)
 					}
 					if (v["layer"] != "fanraid" && v["layer"] != "fanraid-raid6") pol = "(" v["layer"] ")"
-					el = "-"
+					# fanraid: flushes sent to members, elided, and the
+					# members one array flush reached on average.
+					el = "-"; per = "-"
 					nb = split(v["fanraid_status_before"], b, " ")
 					na = split(v["fanraid_status_after"], a, " ")
-					if (na && nb) el = a[na] - b[nb]
+					if (na && nb) {
+						el = a[na] - b[nb]; sent = 0
+						for (i = 0; i < a[5]; i++)
+							sent += a[9 + 6 * i + 4] - b[9 + 6 * i + 4]
+						per = (sent + el) ? sprintf("%.2f", sent * a[5] / (sent + el)) : "0"
+						if (v["features"] ~ /flush_policy:drop/) per = "0"
+					}
 					fl = ("member_flush_ios" in v) ? v["member_flush_ios"] : "-"
 					rt = v["runtime"] + 0
-					printf "     %-14s %-13s %3d %10.1f %11.1f %10s %10s %9s   %s ms\n", v["layer"], pol, v["n"],
+					printf "     %-14s %-13s %3d %10.1f %11.1f %10s %10s %9s %9s   %s ms\n", v["layer"], pol, v["n"],
 						v["read_mibs"], v["write_mibs"], fl,
-						(fl != "-" && rt) ? sprintf("%.1f", fl / rt) : "-", el,
+						(fl != "-" && rt) ? sprintf("%.1f", fl / rt) : "-", el, per,
 						(v["member_flush_ms"] != "") ? v["member_cache_mib"] " MiB, " v["member_flush_ms"] : "-, -"
 				}' "$m"
 		done
@@ -372,12 +380,13 @@ amp_table() { # DIR LAYERS
 	if [ -n "$rows" ]; then
 		echo
 		echo "== flush policies side by side: every mixed-tree run above, same load"
-		printf '     %-14s %-13s %3s %10s %11s %10s %10s %9s   %s\n' layer flush_policy N \
-			"read MiB/s" "write MiB/s" flushes "flushes/s" elided "member cache, flush"
+		printf '     %-14s %-13s %3s %10s %11s %10s %10s %9s %9s   %s\n' layer flush_policy N \
+			"read MiB/s" "write MiB/s" flushes "flushes/s" elided "fan-out" "member cache, flush"
 		echo "$rows"
 		echo "   flushes: flush requests the member disks executed during the run (a queue merges"
 		echo "   concurrent ones), per second of the run; elided: flushes fanraid did not send"
-		echo "   (flush_policy dirty). The writers fsync every 64k file: their MiB/s carries the flush cost."
+		echo "   (flush_policy dirty); fan-out: members one flush of the array reached, on average"
+		echo "   (fanraid counters). The writers fsync every 64k file: their MiB/s carries the flush cost."
 	fi
 	echo
 	echo "csv: $csv"
