@@ -81,14 +81,20 @@ static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
 	return NULL;
 }
 
-/* Hand an entry to the writer. Called with gather_lock held. */
+/*
+ * Hand an entry to the writer; the gatherer that holds it in r6->inline_st
+ * writes it itself. Called with gather_lock held.
+ */
 static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
 				 struct fanraid_r6_stripe *st)
 {
 	hlist_del_init(&st->node);
 	list_del_init(&st->parked);
 	r6->writing++;
-	queue_work(r6->write_wq, &st->work);
+	if (st == r6->inline_st)
+		r6->inline_go = true;
+	else
+		queue_work(r6->write_wq, &st->work);
 }
 
 /*
@@ -324,6 +330,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 	struct fanraid_r6_stripe *st, *spare = NULL;
 	unsigned long *cover;
 	struct fr_loc loc;
+	bool go;
 
 	if (WARN_ON_ONCE(end > win_sectors) || start == end) {
 		atomic_dec(&r6->gathering);
@@ -369,13 +376,25 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 			st->covered++;
 	atomic_dec(&r6->gathering);
 
+	/*
+	 * The only window to write (queue depth 1) is written here, saving
+	 * the latency of a second worker; under load kfanraid6w writes them,
+	 * which keeps the operations in flight bounded.
+	 */
+	if (!r6->writing)
+		r6->inline_st = st;
 	if (st->covered == g->data_devs * win_sectors)
 		fanraid_r6_stripe_go(r6, st);
 	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	go = r6->inline_go;
+	r6->inline_st = NULL;
+	r6->inline_go = false;
 	spin_unlock_irq(&r6->gather_lock);
 
 	if (spare)
 		mempool_free(spare, &r6->stripe_pool);
+	if (go)
+		fanraid_r6_stripe_work(&st->work);
 }
 
 /*

@@ -43,7 +43,7 @@
  */
 #define FANRAID_R6_GATHER_BUSY	4
 #define FANRAID_R6_GATHER_MAX_USEC	100000
-#define FANRAID_R6_GATHER_POLL_USEC	100
+#define FANRAID_R6_GATHER_POLL_USEC	25
 
 /* Readahead cache segments: at most this much of one chunk, on one member. */
 #define FANRAID_RA_SEG_SECTORS	256
@@ -139,6 +139,8 @@ struct fanraid_r6 {
 	atomic_t gathering;		/* writes queued, not yet in a window */
 	unsigned int writing;		/* windows dispatched, not yet complete */
 	struct task_struct *submitter;	/* last task to map a write, referenced */
+	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
+	bool inline_go;			/* ... and it was dispatched */
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
