@@ -164,6 +164,7 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 
 	fb->wlen = 0;
 	fb->ra_sectors = 0;
+	fb->ra_gen = 0;
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 
@@ -213,6 +214,7 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 		atomic64_sub(fb->ra_sectors, &fc->ra_inflight);
 		fb->ra_sectors = 0;
 	}
+	fanraid_ra_done(fc, fb);
 	if (fb->handled)
 		return DM_ENDIO_DONE;
 	/* The next flush must reach this member (flush_policy dirty); a flush is a write too. */

@@ -179,6 +179,9 @@ struct fanraid_bio {
 	u32 dev;			/* member the clone went to */
 	bool handled;			/* completed by fanraid itself, counted there */
 	u32 ra_sectors;			/* counted in fc->ra_inflight */
+	u32 ra_gen;			/* stream generation when counted, 0 = not */
+	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
+	u8 ra_stream;			/* stream whose outstanding reads count it */
 };
 
 /* fanraid-table.c */
@@ -214,6 +217,7 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error);
 void fanraid_ra_destroy(struct fanraid_c *fc);
 int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio);
 void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
+void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_ra_presuspend(struct fanraid_c *fc);
 void fanraid_ra_resume(struct fanraid_c *fc);
 

@@ -83,6 +83,28 @@ assert_eq "$(dmsetup table fr)" "$table" "table round trip"
 expect_fail dmsetup message fr 0 ra_window 0
 expect_fail dmsetup message fr 0 readahead maybe
 
+# A reader with a deep queue keeps every member busy by itself: once a new
+# request finds its earlier ones still outstanding, half a stripe or more,
+# it is served directly. Members at 6 MiB/s and 2 ms, so that fetching
+# cannot stay ahead of 32 requests for long and they queue; 512 KiB chunks.
+# Until they do, it is served from the cache like any fast reader.
+mapfile -t slow < <(nullb_create_many $n 64 blocksize=4096 irqmode=2 \
+	completion_nsec=2000000 mbps=7)
+spairs=""
+for m in "${slow[@]}"; do spairs="$spairs $m 0"; done
+dm_create deep "0 $len fanraid raid0 1024 2 readahead on $n$spairs"
+fio --name=deep --filename=/dev/mapper/deep --rw=read --bs=1m --iodepth=32 \
+	--ioengine=libaio --direct=1 --size=128M --output=/dev/null
+prefetched=$(fanraid_total deep ra_prefetched)
+log "deep reader: hits $(fanraid_total deep ra_hits) misses $(fanraid_total deep ra_misses) prefetched $prefetched sectors"
+[ "$prefetched" -lt $((40 * 2048)) ] ||
+	fail "a qd32 reader of 128 MiB had $prefetched sectors fetched ahead for it"
+# A new stream, one request at a time: fetched for again.
+dd if=/dev/mapper/deep of=/dev/null bs=1M count=8 skip=300 iflag=direct status=none
+[ "$(fanraid_total deep ra_hits)" -gt 64 ] ||
+	fail "a qd1 reader after the deep one got $(fanraid_total deep ra_hits) hits"
+dm_remove deep
+
 # ra_cache_mb 0: no cache, so readahead cannot be switched on.
 dm_remove fr
 dm_create fr "0 $len fanraid raid0 128 2 ra_cache_mb 0 $n$pairs"
