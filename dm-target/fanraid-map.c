@@ -217,9 +217,15 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	fanraid_ra_done(fc, fb);
 	if (fb->handled)
 		return DM_ENDIO_DONE;
-	/* The next flush must reach this member (flush_policy dirty); a flush is a write too. */
-	if (!*error && bio_op(bio) == REQ_OP_WRITE &&
-	    !(bio->bi_opf & REQ_PREFLUSH))
+	/*
+	 * flush_policy dirty: the next flush must reach a member that
+	 * completed any write since its last flush (write-zeroes and discards
+	 * land in a volatile cache too), or whose last flush failed, so a
+	 * retried fsync is not elided. A failed write may have reached the
+	 * cache in part: count it as well.
+	 */
+	if (op_is_write(bio_op(bio)) &&
+	    (!(bio->bi_opf & REQ_PREFLUSH) || *error))
 		atomic_set(&fc->devs[fb->dev].dirty, 1);
 	if (!*error || *error == BLK_STS_NOTSUPP)
 		return DM_ENDIO_DONE;
