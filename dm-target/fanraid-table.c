@@ -224,11 +224,11 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 }
 
 /*
- * Readahead defaults: off, so readers with deep queues never pay for its
- * copies (it helps readers that leave members idle: "readahead on"); a
- * window of four stripes; a cache of twice the window (at least 16 MiB, at
- * most 256 MiB unless asked for), allocated anyway so a message can turn
- * readahead on at run time.
+ * Readahead defaults: on (streams whose reader queues are served directly,
+ * so deep readers do not pay for its copies; ra_cache_mb 0 turns it off);
+ * a window of four stripes; a cache of twice the window (at least 16 MiB,
+ * at most 256 MiB unless asked for), allocated even when off so a message
+ * can turn readahead on at run time.
  */
 static void fanraid_default_readahead(struct fanraid_c *fc)
 {
@@ -236,7 +236,7 @@ static void fanraid_default_readahead(struct fanraid_c *fc)
 	u64 stripe_mb;
 
 	if (!f->readahead_set)
-		f->readahead = false;
+		f->readahead = true;
 	if (!f->ra_window_set)
 		f->ra_window = FANRAID_RA_DEFAULT_WINDOW;
 	if (f->ra_cache_mb_set)
