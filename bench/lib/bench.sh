@@ -233,8 +233,11 @@ dm_devs_args() { # N
 	done
 }
 
-fanraid_features() {
+fanraid_features() { # [EXTRA: more feature words, ':' for spaces]
 	local feat=${S[features]}
+	if [ -n "${1:-}" ]; then
+		[ "$feat" = - ] && feat=$1 || feat=$feat:$1
+	fi
 	if [ "$feat" = - ]; then
 		echo 0
 	else
@@ -254,7 +257,7 @@ last_klog() {
 # Builds LAYER over the first N members; sets TARGET (what fio opens) and
 # LAYER_DEV. Returns 1 with SKIP_REASON when the layer cannot be built.
 layer_up() { # LAYER N
-	local layer=$1 n=$2 chunk=${S[chunk]} per len level devs err
+	local layer=$1 n=$2 chunk=${S[chunk]} per len level devs err extra
 	TARGET="" LAYER_DEV="" SKIP_REASON=""
 	per=$(member_chunks_len "$n" "$chunk")
 	devs=("${MEMBERS[@]:0:$n}")
@@ -265,15 +268,16 @@ layer_up() { # LAYER N
 	esac
 	[ "${S[fs]}" != none ] && DIRTY=1
 	case $layer in
-	fanraid | fanraid-raid6)
-		level=raid0 len=$((per * n))
+	fanraid | fanraid-ra-off | fanraid-raid6)
+		level=raid0 len=$((per * n)) extra=""
+		[ "$layer" = fanraid-ra-off ] && extra=readahead:off
 		if [ "$layer" = fanraid-raid6 ]; then
 			[ "$n" -ge 4 ] || { SKIP_REASON="raid6 needs 4 or more members"; return 1; }
 			level=raid6 len=$((per * (n - 2)))
 		fi
 		have_target fanraid || { SKIP_REASON="target fanraid not loaded (make module)"; return 1; }
 		if ! err=$(dmsetup create "$DM_NAME" --table \
-			"0 $len fanraid $level $chunk $(fanraid_features) $n$(dm_devs_args "$n")" 2>&1); then
+			"0 $len fanraid $level $chunk $(fanraid_features "$extra") $n$(dm_devs_args "$n")" 2>&1); then
 			SKIP_REASON="dm-fanraid refused $level: $(last_klog) ${err##*:}"
 			return 1
 		fi
