@@ -9,8 +9,7 @@ have_target fanraid 1 0 0 || skip "target fanraid missing"
 n=4
 # A volatile write cache, or the block layer strips flushes before the target.
 mapfile -t d < <(nullb_create_many $n 64 cache_size=16 blocksize=4096)
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 len=$(($(dev_sectors "${d[0]}") * n))
 
 flushes() {

@@ -265,3 +265,23 @@ vm_crash() {
 	sleep 30
 	fail "still running after sysrq b"
 }
+
+# member_pairs DEV...: the "<dev> <offset>" words of a table, offset 0, each
+# pair after a space (append to "<#devs>").
+member_pairs() {
+	local m
+	for m in "$@"; do
+		printf ' %s 0' "$m"
+	done
+}
+
+# fanraid_wait_idle NAME [SECONDS]: wait until the array's resync, rebuild
+# or scrub has finished (action idle in its status), at most SECONDS (150).
+fanraid_wait_idle() {
+	local i
+	for ((i = 0; i < ${2:-150} * 2; i++)); do
+		case "$(dmsetup status "$1")" in *" idle "*) return 0 ;; esac
+		sleep 0.5
+	done
+	fail "$1 still syncing: $(dmsetup status "$1")"
+}

@@ -10,8 +10,7 @@ n=4
 chunk=128			# 64 KiB
 # xfs wants 300 MiB and a 64 MiB log; members are sparse in memory.
 mapfile -t d < <(nullb_create_many $n 256)
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 len=$(($(dev_sectors "${d[0]}") * n))
 mkdir -p /mnt/fr
 

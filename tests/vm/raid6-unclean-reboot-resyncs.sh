@@ -12,15 +12,6 @@ have_cmd raidcalc || skip "raidcalc missing"
 
 mapfile -t devs < <(vm_disks 6)
 
-wait_idle() {
-	local i
-	for i in $(seq 1 300); do
-		case "$(dmsetup status "$1")" in *" idle "*) return 0 ;; esac
-		sleep 0.5
-	done
-	fail "$1 still syncing: $(dmsetup status "$1")"
-}
-
 # 32 MiB whose every 64 KiB block fio can recognise again from its seed.
 known() { # extra fio options
 	fio --name=known --filename=/dev/mapper/c6 --rw=write --bs=64k \
@@ -46,7 +37,7 @@ if [ "$VMTEST_BOOT" = 1 ]; then
 		slow+=("/dev/mapper/slow$k")
 	done
 	fanraid create c6 --level 6 --chunk 64K "${slow[@]}"
-	wait_idle c6
+	fanraid_wait_idle c6 150
 	known --do_verify=1
 	# The last member's writes now take 3 s: when the power goes, rows
 	# written since then are on five members and not on the sixth.
@@ -72,7 +63,7 @@ log "before the resync: $(tail -n 1 /tmp/before)"
 out=$(fanraid assemble --scan 2>&1)
 echo "$out"
 assert_contains "$out" "c6: was not stopped cleanly; resyncing parity"
-wait_idle c6
+fanraid_wait_idle c6 150
 known --verify_only
 fanraid stop c6
 drop_caches

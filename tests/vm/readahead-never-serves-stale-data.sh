@@ -8,8 +8,7 @@ have_target fanraid 1 0 0 || skip "target fanraid missing"
 
 n=5
 mapfile -t d < <(nullb_create_many $n 64 blocksize=4096)
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 len=$((n * 48 * 2048))
 dm_create fr "0 $len fanraid raid0 64 4 readahead on ra_window 8 $n$pairs"
 

@@ -8,8 +8,7 @@ have_target fanraid 1 0 0 || skip "target fanraid missing"
 
 n=5
 mapfile -t d < <(nullb_create_many $n 64 blocksize=4096)
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 len=$((n * 48 * 2048))
 # 32 segments of 32 KiB: three streams' windows do not fit, so every fetch
 # ahead takes a cached segment back, possibly one a reader has just found.

@@ -10,8 +10,7 @@ have_cmd fio || skip "fio missing"
 n=4
 mapfile -t d < <(nullb_create_many $n 64)
 len=$(($(dev_sectors "${d[0]}") * n))
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 table="0 $len fanraid raid0 128 0 $n$pairs"
 dm_create fr "$table"
 

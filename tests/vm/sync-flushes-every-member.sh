@@ -13,8 +13,7 @@ mapfile -t d < <(nullb_create_many $n 64 cache_size=16)
 assert_eq "$(cat /sys/block/${d[0]#/dev/}/queue/write_cache)" "write back" \
 	"null_blk write cache"
 len=$(($(dev_sectors "${d[0]}") * n))
-pairs=""
-for m in "${d[@]}"; do pairs="$pairs $m 0"; done
+pairs=$(member_pairs "${d[@]}")
 
 flushes() { # DEV: every member's flush counter, one a line
 	local i

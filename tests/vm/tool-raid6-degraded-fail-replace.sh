@@ -57,14 +57,6 @@ cmp <(head -c 20M /dev/mapper/f6) /tmp/data
 
 # replace: the stale old member goes back into slot 3, a new device into
 # slot 1 (the failed one is still held by the target); both are rebuilt.
-wait_idle() {
-	local i
-	for i in $(seq 1 240); do
-		case "$(dmsetup status f6)" in *" idle "*) return 0 ;; esac
-		sleep 0.5
-	done
-	fail "f6 still syncing: $(dmsetup status f6)"
-}
 rc=0
 out=$(fanraid replace f6 0 "${devs[3]}" 2>&1) || rc=$?
 echo "$out"
@@ -74,12 +66,12 @@ out=$(fanraid replace f6 3 "${devs[3]}")
 echo "$out"
 assert_contains "$out" "f6: slot 3 is now ${devs[3]}; rebuilding"
 assert_contains "$(dmsetup table f6)" "rebuild 3"
-wait_idle
+fanraid_wait_idle f6 120
 assert_contains "$(dmsetup status f6)" "raid6 5 ADAAA"
 new=$(nullb_create spare 32)
 out=$(fanraid replace f6 1 "$new")
 echo "$out"
-wait_idle
+fanraid_wait_idle f6 120
 assert_contains "$(dmsetup status f6)" "raid6 5 AAAAA"
 cmp <(head -c 20M /dev/mapper/f6) /tmp/data
 out=$(fanraid stop f6)

@@ -10,17 +10,8 @@ have_cmd fanraid || skip "fanraid missing"
 mapfile -t devs < <(nullb_create_many 6 32)
 on_exit 'fanraid stop u6 >/dev/null 2>&1 || true; fanraid stop u0 >/dev/null 2>&1 || true'
 
-wait_idle() {
-	local i
-	for i in $(seq 1 240); do
-		case "$(dmsetup status "$1")" in *" idle "*) return 0 ;; esac
-		sleep 0.5
-	done
-	fail "$1 still syncing: $(dmsetup status "$1")"
-}
-
 fanraid create u6 --level 6 --chunk 16K "${devs[0]}" "${devs[1]}" "${devs[2]}" "${devs[3]}"
-wait_idle u6
+fanraid_wait_idle u6 120
 head -c 8M /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/u6 bs=1M oflag=direct status=none
 # Gone without the tool, as after a crash: the superblocks stay dirty.
@@ -31,7 +22,7 @@ out=$(fanraid assemble u6 2>&1)
 echo "$out"
 assert_contains "$out" "u6: was not stopped cleanly; resyncing parity"
 assert_contains "$(dmsetup table u6)" " resync 4 "
-wait_idle u6
+fanraid_wait_idle u6 120
 cmp <(head -c 8M /dev/mapper/u6) /tmp/data
 table=$(dmsetup table u6)
 fanraid stop u6
