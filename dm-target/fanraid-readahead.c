@@ -12,10 +12,11 @@
  * The cache holds fixed segments of at most FANRAID_RA_SEG_SECTORS of one
  * chunk, so each segment lives on one member. A read that finds its first
  * segment cached is trimmed to it with dm_accept_partial_bio(); other reads
- * keep their size. A stream whose reader has a full stripe or more
- * outstanding keeps every member busy by itself and is never fetched for. Writes drop the segments they
- * overlap twice: when mapped, and when complete, so a prefetch that raced
- * with the write can never be served to a read issued after it completed.
+ * keep their size. A stream whose reader queues requests (a quarter of a
+ * stripe outstanding behind a new one) keeps the members busy by itself
+ * and is not fetched for. Writes drop the segments they overlap twice:
+ * when mapped, and when complete, so a prefetch that raced with the write
+ * can never be served to a read issued after it completed.
  *
  * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
  * lists, the streams and every segment's state; each member queue has its
@@ -236,8 +237,8 @@ void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb)
  * of it. A read continues a stream when it starts within a segment of where
  * the stream ended; after FANRAID_RA_SEQ_READS such reads in a row the
  * stream is sequential, and the window starts at one stripe and doubles
- * with every stripe read, up to the configured window, while it stays so. A read that continues no
- * stream takes over the least recently used one.
+ * with every stripe read, up to the configured window, while it stays so.
+ * A read that continues no stream takes over the least recently used one.
  */
 static struct fanraid_ra_stream *
 fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
