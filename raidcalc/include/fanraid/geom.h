@@ -66,6 +66,16 @@ enum fr_level {
 #define FR_PARITY_DEVS_RAID6	2
 
 /*
+ * RAID6 writes, degraded reads and syncs work on stripe windows: the same
+ * run of at most FR_R6_WINDOW_SECTORS inside every member's chunk of a row.
+ * Their buffers come from the stripe cache (table feature stripe_cache_mb),
+ * which must hold two operations' worth (see fr_r6_stripe_cache_min_mb()).
+ */
+#define FR_R6_WINDOW_SECTORS		256	/* 128 KiB */
+#define FR_R6_STRIPE_CACHE_DEFAULT_MB	64
+#define FR_R6_STRIPE_CACHE_MAX_MB	4096
+
+/*
  * Largest array, in sectors, whose byte size still fits in a u64: userspace
  * multiplies sectors by 512 for byte offsets, so the capacity must never
  * exceed this or an lseek/pread offset would wrap.
@@ -161,6 +171,26 @@ static inline u32 fr_level_parity_devs(u32 level)
 static inline u32 fr_level_min_devs(u32 level)
 {
 	return level == FR_LEVEL_RAID6 ? FR_MIN_DEVS_RAID6 : FR_MIN_DEVS_RAID0;
+}
+
+static inline u32 fr_r6_window_sectors(u32 chunk_sectors)
+{
+	return chunk_sectors < FR_R6_WINDOW_SECTORS ? chunk_sectors :
+						      FR_R6_WINDOW_SECTORS;
+}
+
+/*
+ * Smallest stripe cache, in MiB, for a RAID6 array: one operation holds a
+ * window's buffer for every member plus two scratch ones, and the cache
+ * keeps one operation in reserve so the workers always make progress, so
+ * two operations must fit.
+ */
+static inline u32 fr_r6_stripe_cache_min_mb(u32 ndevs, u32 chunk_sectors)
+{
+	u64 bytes = 2ULL * (ndevs + 2) *
+		    ((u64)fr_r6_window_sectors(chunk_sectors) << FR_SECTOR_SHIFT);
+
+	return (u32)((bytes + (1 << 20) - 1) >> 20);
 }
 
 /* log2 of a power of two, or -1 when x is not one. */
