@@ -38,6 +38,27 @@ int fr_level_parse(const char *s, uint32_t *level)
 	return -EINVAL;
 }
 
+/*
+ * The stripe cache the target sizes itself when stripe_cache_mb is not
+ * given: FR_R6_STRIPE_CACHE_DEFAULT_MB, raised to the geometry's minimum.
+ */
+uint32_t fr_stripe_cache_default_mb(uint32_t ndevs, uint32_t chunk_sectors)
+{
+	uint32_t min = fr_r6_stripe_cache_min_mb(ndevs, chunk_sectors);
+
+	return min > FR_R6_STRIPE_CACHE_DEFAULT_MB ? min :
+	       FR_R6_STRIPE_CACHE_DEFAULT_MB;
+}
+
+/* The kernel's stripe_cache_mb bounds; needs a valid raid6 shape. */
+static bool stripe_cache_valid(const struct fr_table *t)
+{
+	uint32_t mb = t->stripe_cache_mb;
+
+	return mb && mb <= FR_R6_STRIPE_CACHE_MAX_MB &&
+	       mb >= fr_r6_stripe_cache_min_mb(t->ndevs, t->chunk_sectors);
+}
+
 /* Features that only make sense with parity, and the two-member loss limit. */
 static bool features_valid(const struct fr_table *t)
 {
@@ -55,7 +76,10 @@ static bool features_valid(const struct fr_table *t)
 	for (i = 0; i < t->ndevs; i++)
 		lost += t->devs[i].missing || (t->rebuild_mask >> i & 1);
 	if (t->level != FR_LEVEL_RAID6)
-		return !lost && !t->resync && !t->max_sync_rate_set;
+		return !lost && !t->resync && !t->max_sync_rate_set &&
+		       !t->stripe_cache_set;
+	if (t->stripe_cache_set && !stripe_cache_valid(t))
+		return false;
 	return lost <= FR_PARITY_DEVS_RAID6;
 }
 
@@ -78,7 +102,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 	words = (flush ? 2 : 0) + (t->max_sync_rate_set ? 2 : 0) +
 		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
 		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
-		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0);
+		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0) +
+		(t->stripe_cache_set ? 2 : 0);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -106,6 +131,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		FR_EMIT(" ra_window %u", t->ra_window);
 	if (t->ra_cache_set)
 		FR_EMIT(" ra_cache_mb %u", t->ra_cache_mb);
+	if (t->stripe_cache_set)
+		FR_EMIT(" stripe_cache_mb %u", t->stripe_cache_mb);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -152,14 +179,15 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 			static const char *const valued[] = {
 				"flush_policy", "max_sync_rate", "rebuild",
 				NULL, "readahead", "ra_window", "ra_cache_mb",
+				"stripe_cache_mb",
 			};
 
 			if (i + 1 >= nargs || !tok[i + 1])
 				return -EINVAL;
-			for (rank = 0; rank < 7; rank++)
+			for (rank = 0; rank < 8; rank++)
 				if (valued[rank] && !strcmp(tok[i], valued[rank]))
 					break;
-			if (rank == 7)
+			if (rank == 8)
 				return -EINVAL;
 		}
 		if (rank < last || (rank == last && rank != 2))
@@ -197,10 +225,16 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 				return -EINVAL;
 			t->ra_window_set = true;
 			break;
-		default:
+		case 6:
 			if (fr_parse_u32(tok[++i], &t->ra_cache_mb))
 				return -EINVAL;
 			t->ra_cache_set = true;
+			break;
+		default:
+			/* bounds need ndevs: features_valid() checks them */
+			if (fr_parse_u32(tok[++i], &t->stripe_cache_mb))
+				return -EINVAL;
+			t->stripe_cache_set = true;
 		}
 	}
 	return 0;
@@ -226,7 +260,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 15 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 17 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -281,10 +315,14 @@ out:
 const char *fr_table_required_version(const struct fr_table *t,
 				      struct fr_version *v)
 {
-	/* everything so far arrived in 1.0.0; name the newest part used */
+	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 0;
+	v->minor = 1;
 	v->patch = 0;
+	if (t->stripe_cache_set)
+		return "stripe_cache_mb";
+	/* everything else arrived in 1.0.0 */
+	v->minor = 0;
 	if (t->readahead_set || t->ra_window_set || t->ra_cache_set)
 		return "readahead";
 	if (t->rebuild_mask)

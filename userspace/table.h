@@ -10,7 +10,8 @@
  * missing raid6 member is "- -". Features, in the kernel's canonical order:
  * flush_policy <passthrough|dirty|drop>, max_sync_rate <KiB/s>,
  * rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
- * ra_window <stripes>, ra_cache_mb <MiB>.
+ * ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB> (raid6,
+ * target 1.1.0+).
  */
 #ifndef FR_TABLE_H
 #define FR_TABLE_H
@@ -48,6 +49,8 @@ struct fr_table {
 	uint32_t ra_window;	/* stripes, 1..64 */
 	bool ra_cache_set;
 	uint32_t ra_cache_mb;	/* 0..4096; 0 allocates no cache */
+	bool stripe_cache_set;
+	uint32_t stripe_cache_mb;	/* raid6, MiB: geometry minimum..4096 */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };
@@ -65,5 +68,6 @@ const char *fr_table_required_version(const struct fr_table *t,
 				      struct fr_version *v);
 int fr_level_parse(const char *s, uint32_t *level);
 int fr_flush_parse(const char *s, uint32_t *policy);
+uint32_t fr_stripe_cache_default_mb(uint32_t ndevs, uint32_t chunk_sectors);
 
 #endif /* FR_TABLE_H */

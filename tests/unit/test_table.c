@@ -89,7 +89,7 @@ static void test_table_builds_features_in_canonical_order(void **state)
 	t.devs[1].offset = 0;
 	assert_memory_equal(&t, &back, sizeof(t));
 
-	/* all fifteen feature words the target knows */
+	/* all seventeen feature words the target knows; stripe_cache_mb last */
 	t.flush_policy = FR_FLUSH_DIRTY;
 	t.rebuild_mask = 1u << 2 | 1u << 4;
 	t.devs[1].missing = false;
@@ -99,13 +99,134 @@ static void test_table_builds_features_in_canonical_order(void **state)
 	t.ra_window = 64;
 	t.ra_cache_set = true;
 	t.ra_cache_mb = 0;
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 4096;
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "raid6 1024 15 flush_policy dirty "
+	assert_string_equal(buf, "raid6 1024 17 flush_policy dirty "
 			    "max_sync_rate 10240 rebuild 2 rebuild 4 resync "
-			    "readahead off ra_window 64 ra_cache_mb 0 5 "
+			    "readahead off ra_window 64 ra_cache_mb 0 "
+			    "stripe_cache_mb 4096 5 "
 			    "253:0 2048 0:0 0 253:2 2048 253:3 2048 253:4 2048");
 	assert_int_equal(fr_table_parse(buf, &back), 0);
 	assert_memory_equal(&t, &back, sizeof(t));
+}
+
+/* stripe_cache_mb alone: printed only when given, after every other feature. */
+static void test_table_round_trips_stripe_cache_mb(void **state)
+{
+	char buf[FR_TABLE_MAX], again[FR_TABLE_MAX];
+	struct fr_table t, back;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_null(strstr(buf, "stripe_cache_mb"));
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 128;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 2 stripe_cache_mb 128 4 253:0 2048 "
+			    "253:1 2048 253:2 2048 253:3 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	assert_int_equal(fr_table_build(&back, again, sizeof(again)), 0);
+	assert_string_equal(buf, again);
+
+	/* the geometry's minimum itself is legal: 64 members, 128 KiB windows */
+	t_table(&t, FR_LEVEL_RAID6, FR_MAX_DEVS);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = fr_r6_stripe_cache_min_mb(FR_MAX_DEVS, 1024);
+	assert_int_equal(t.stripe_cache_mb, 17);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, " stripe_cache_mb 17 64 "));
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_true(back.stripe_cache_set);
+	assert_int_equal(back.stripe_cache_mb, 17);
+}
+
+/* Each value the kernel refuses, built or parsed, is refused here too. */
+static void test_table_rejects_bad_stripe_cache_mb(void **state)
+{
+	static const char *const bad[] = {
+		/* raid0 */
+		"raid0 1024 2 stripe_cache_mb 64 1 8:0 8",
+		/* out of 1..4096 */
+		"raid6 8 2 stripe_cache_mb 0 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 2 stripe_cache_mb 4097 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 2 stripe_cache_mb 4294967296 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		/* not a number */
+		"raid6 8 2 stripe_cache_mb -1 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 2 stripe_cache_mb 64M 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 2 stripe_cache_mb 064 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 2 stripe_cache_mb default 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		/* no value */
+		"raid6 8 1 stripe_cache_mb 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		/* duplicated */
+		"raid6 8 4 stripe_cache_mb 64 stripe_cache_mb 64 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		/* not in canonical order: it comes after ra_cache_mb */
+		"raid6 8 4 stripe_cache_mb 64 ra_cache_mb 16 4 8:0 8 8:1 8 8:2 8 8:3 8",
+		"raid6 8 3 stripe_cache_mb 64 resync 4 8:0 8 8:1 8 8:2 8 8:3 8",
+	};
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fr_table_parse(bad[i], &t) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+
+	/* 64 members with 128 KiB windows need 17 MiB: 16 is refused */
+	t_table(&t, FR_LEVEL_RAID6, FR_MAX_DEVS);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 17;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_int_equal(fr_table_parse(buf, &t), 0);
+	memcpy(strstr(buf, " stripe_cache_mb 17 ") + 17, "16", 2);
+	assert_int_equal(fr_table_parse(buf, &t), -EINVAL);
+
+	/* the builder refuses what the parser refuses */
+	t_table(&t, FR_LEVEL_RAID0, 4);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 64;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 0;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.stripe_cache_mb = FR_R6_STRIPE_CACHE_MAX_MB + 1;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.stripe_cache_mb = FR_R6_STRIPE_CACHE_MAX_MB;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	t_table(&t, FR_LEVEL_RAID6, FR_MAX_DEVS);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = fr_r6_stripe_cache_min_mb(FR_MAX_DEVS, 1024) - 1;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	/* a small chunk makes a small window, and a smaller minimum */
+	t.chunk_sectors = 8;
+	t.stripe_cache_mb = 1;
+	assert_int_equal(fr_r6_stripe_cache_min_mb(FR_MAX_DEVS, 8), 1);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+}
+
+/* The target's own choice when stripe_cache_mb is not given. */
+static void test_table_stripe_cache_default_is_64_or_the_minimum(void **state)
+{
+	uint32_t n, chunk;
+
+	(void)state;
+	assert_int_equal(fr_stripe_cache_default_mb(4, 1024),
+			 FR_R6_STRIPE_CACHE_DEFAULT_MB);
+	assert_int_equal(fr_stripe_cache_default_mb(FR_MAX_DEVS, 32768),
+			 FR_R6_STRIPE_CACHE_DEFAULT_MB);
+	for (n = FR_MIN_DEVS_RAID6; n <= FR_MAX_DEVS; n++)
+		for (chunk = FR_MIN_CHUNK_SECTORS;
+		     chunk <= FR_MAX_CHUNK_SECTORS; chunk <<= 1) {
+			uint32_t d = fr_stripe_cache_default_mb(n, chunk);
+
+			assert_true(d >= FR_R6_STRIPE_CACHE_DEFAULT_MB);
+			assert_true(d >= fr_r6_stripe_cache_min_mb(n, chunk));
+			assert_true(d <= FR_R6_STRIPE_CACHE_MAX_MB);
+		}
 }
 
 static void test_table_rejects_raid6_features_on_raid0(void **state)
@@ -162,7 +283,7 @@ static void test_table_build_reports_short_buffer(void **state)
 	assert_int_equal(fr_table_build(&t, buf, len + 1), 0);
 }
 
-/* 64 members with the largest numbers still fit in FR_TABLE_MAX. */
+/* 64 members, the largest numbers and every feature fit in FR_TABLE_MAX. */
 static void test_table_64_members_fit(void **state)
 {
 	char buf[FR_TABLE_MAX];
@@ -172,6 +293,17 @@ static void test_table_64_members_fit(void **state)
 	(void)state;
 	t_table(&t, FR_LEVEL_RAID6, FR_MAX_DEVS);
 	t.flush_explicit = true;
+	t.max_sync_rate_set = true;
+	t.max_sync_rate = UINT32_MAX;
+	t.rebuild_mask = 3ull << 62;
+	t.resync = true;
+	t.readahead_set = true;
+	t.ra_window_set = true;
+	t.ra_window = FR_RA_WINDOW_MAX;
+	t.ra_cache_set = true;
+	t.ra_cache_mb = FR_RA_CACHE_MB_MAX;
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = FR_R6_STRIPE_CACHE_MAX_MB;
 	for (i = 0; i < FR_MAX_DEVS; i++) {
 		t.devs[i].major = 4095;
 		t.devs[i].minor = 1048575;
@@ -314,6 +446,19 @@ static void test_table_names_the_feature_needing_a_version(void **state)
 	t.ra_window_set = true;
 	t.ra_window = 4;
 	assert_string_equal(fr_table_required_version(&t, &v), "readahead");
+	assert_int_equal(v.minor, 0);
+	/* the newest feature wins over every older one */
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 64;
+	assert_string_equal(fr_table_required_version(&t, &v), "stripe_cache_mb");
+	assert_int_equal(v.major, 1);
+	assert_int_equal(v.minor, 1);
+	assert_int_equal(v.patch, 0);
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	t.stripe_cache_set = true;
+	t.stripe_cache_mb = 64;
+	assert_string_equal(fr_table_required_version(&t, &v), "stripe_cache_mb");
+	assert_int_equal(v.minor, 1);
 }
 
 /*
@@ -333,7 +478,7 @@ static void test_table_fuzz_parser(void **state)
 		size_t len;
 
 		snprintf(line, sizeof(line), "%s",
-			 iter & 1 ? "raid6 256 13 flush_policy drop max_sync_rate 100 rebuild 1 resync readahead on ra_window 8 ra_cache_mb 32 5 8:0 2048 8:16 2048 - - 8:32 2048 8:48 2048" :
+			 iter & 1 ? "raid6 256 15 flush_policy drop max_sync_rate 100 rebuild 1 resync readahead on ra_window 8 ra_cache_mb 32 stripe_cache_mb 16 5 8:0 2048 8:16 2048 - - 8:32 2048 8:48 2048" :
 				    "raid0 1024 0 2 253:0 2048 253:1 4096");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3; k++) {
@@ -376,6 +521,9 @@ int main(void)
 		cmocka_unit_test(test_table_builds_kernel_format),
 		cmocka_unit_test(test_table_keeps_explicit_default_feature),
 		cmocka_unit_test(test_table_builds_features_in_canonical_order),
+		cmocka_unit_test(test_table_round_trips_stripe_cache_mb),
+		cmocka_unit_test(test_table_rejects_bad_stripe_cache_mb),
+		cmocka_unit_test(test_table_stripe_cache_default_is_64_or_the_minimum),
 		cmocka_unit_test(test_table_rejects_raid6_features_on_raid0),
 		cmocka_unit_test(test_table_build_rejects_invalid_shape),
 		cmocka_unit_test(test_table_build_reports_short_buffer),
