@@ -305,7 +305,7 @@ fanraid_table() { # DIR
 # results folder (the flush_policy entries and the other layers under the
 # same load), with the flushes the member disks executed (their stat files;
 # absent from older .meta files) and, for fanraid, the flushes flush_policy
-# dirty elided (the last field of its status).
+# dirty elided (from its status).
 flush_table() { # ENTRYFILE...
 	local e d m l
 	for e in "$@"; do
@@ -329,7 +329,10 @@ flush_table() { # ENTRYFILE...
 					nb = split(v["fanraid_status_before"], b, " ")
 					na = split(v["fanraid_status_after"], a, " ")
 					if (na && nb) {
-						el = a[na] - b[nb]; sent = 0
+						# flushes_elided: after mismatch_cnt and the four
+						# readahead counters that follow the members' groups
+						t = 9 + 6 * a[5] + 5
+						el = a[t] - b[t]; sent = 0
 						for (i = 0; i < a[5]; i++)
 							sent += a[9 + 6 * i + 4] - b[9 + 6 * i + 4]
 						per = (sent + el) ? sprintf("%.2f", sent * a[5] / (sent + el)) : "0"

@@ -111,14 +111,19 @@ int fr_status_parse(const char *line, struct fr_status *st)
 		uint64_t *tail[] = {
 			&st->mismatch_cnt, &st->ra_hits, &st->ra_misses,
 			&st->ra_prefetched, &st->ra_wasted,
-			&st->flushes_elided,
+			&st->flushes_elided, &st->stripe_cache_kib,
+			&st->stripe_cache_peak_kib,
 		};
 
+		/* each group is there whole or not at all: 1, 5 and 2 words */
 		for (j = 0; j < sizeof(tail) / sizeof(tail[0]) && *p; j++)
 			if (next_u64(&p, tail[j]))
 				return -EINVAL;
+		if (j != 0 && j != 1 && j != 6 && j != 8)
+			return -EINVAL;
 		st->has_mismatch_cnt = j >= 1;
-		st->has_ra_stats = j == sizeof(tail) / sizeof(tail[0]);
+		st->has_ra_stats = j >= 6;
+		st->has_stripe_cache = j == 8;
 	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))

@@ -7,11 +7,13 @@
  *                    <flushes> <errors>
  *   then <mismatch_cnt> (sectors of P/Q found wrong by the last check)
  *   then <ra_hits> <ra_misses> <ra_prefetched> <ra_wasted> <flushes_elided>
+ *   then <stripe_cache_kib> <stripe_cache_peak_kib> (target 1.1.0+)
  *
  * Health is one character per member: A alive, a alive but not in sync,
  * D dead. The grammar only ever grows at the end: the fields after the
  * per-member counters are each optional from the right (an older target
- * stops earlier), and words after flushes_elided are counted and ignored.
+ * stops earlier), and words after stripe_cache_peak_kib are counted and
+ * ignored.
  */
 #ifndef FR_STATUS_H
 #define FR_STATUS_H
@@ -47,6 +49,9 @@ struct fr_status {
 	uint64_t ra_prefetched;			/* sectors fetched ahead */
 	uint64_t ra_wasted;			/* fetched sectors never read */
 	uint64_t flushes_elided;		/* flush_policy dirty */
+	bool has_stripe_cache;			/* the two below were printed */
+	uint64_t stripe_cache_kib;		/* raid6 stripe buffers held now */
+	uint64_t stripe_cache_peak_kib;		/* most held since load or stats reset */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

@@ -70,9 +70,10 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 x 42", &st), 0);
+					 "1 2 3 4 5 0 0 x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_mismatch_cnt);
+	assert_true(st.has_stripe_cache);
 	assert_int_equal(st.mismatch_cnt, 9);
 	assert_int_equal(st.members[0].errors, 6);
 	/* the readahead and flush counters that follow mismatch_cnt */
@@ -85,9 +86,64 @@ static void test_status_tolerates_fields_appended_later(void **state)
 	assert_int_equal(st.ra_wasted, 512);
 	assert_int_equal(st.flushes_elided, 7);
 	assert_int_equal(st.extra_words, 0);
+	/* a 1.0 target stops at flushes_elided: no stripe cache words */
+	assert_false(st.has_stripe_cache);
+	assert_int_equal(st.stripe_cache_kib, 0);
+	assert_int_equal(st.stripe_cache_peak_kib, 0);
 	/* an older target stopped after the counters */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6", &st), 0);
 	assert_false(st.has_mismatch_cnt);
+}
+
+/* 1.1.0 appends the stripe cache in use and its peak, in KiB, after flushes_elided. */
+static void test_status_parses_stripe_cache_words(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536", &st), 0);
+	assert_true(st.has_ra_stats);
+	assert_true(st.has_stripe_cache);
+	assert_int_equal(st.flushes_elided, 7);
+	assert_int_equal(st.stripe_cache_kib, 2048);
+	assert_int_equal(st.stripe_cache_peak_kib, 65536);
+	assert_int_equal(st.extra_words, 0);
+	/* raid0 prints both as 0 */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0", &st), 0);
+	assert_true(st.has_stripe_cache);
+	assert_int_equal(st.stripe_cache_kib, 0);
+	/* the largest values the counters can hold */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 18446744073709551615 "
+					 "18446744073709551615 more", &st), 0);
+	assert_true(st.stripe_cache_kib == UINT64_MAX);
+	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
+	assert_int_equal(st.extra_words, 1);
+}
+
+/* A trailing group is printed whole: half of one is a format we do not know. */
+static void test_status_rejects_partial_trailing_groups(void **state)
+{
+	static const char *const bad[] = {
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6 x",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 x 7",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6 -7",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6 7 ",
+	};
+	struct fr_status st;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fr_status_parse(bad[i], &st) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
 }
 
 static void test_status_handles_64_members(void **state)
@@ -163,7 +219,7 @@ static void test_status_fuzz_parser(void **state)
 		size_t len;
 
 		snprintf(line, sizeof(line), "%s", iter & 1 ?
-			 "raid6 4 AaDA 512/8192 resync 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6" :
+			 "raid6 4 AaDA 512/8192 resync 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 0 1 2 3 4 5 2048 4096" :
 			 "raid0 2 AA 0/0 idle 1 2 3 4 5 6 7 8 9 10 11 12");
 		len = strlen(line);
 		for (k = 0; k < 1 + iter % 3 && len; k++) {
@@ -192,6 +248,8 @@ int main(void)
 		cmocka_unit_test(test_status_parses_raid0_line),
 		cmocka_unit_test(test_status_parses_degraded_raid6_resync),
 		cmocka_unit_test(test_status_tolerates_fields_appended_later),
+		cmocka_unit_test(test_status_parses_stripe_cache_words),
+		cmocka_unit_test(test_status_rejects_partial_trailing_groups),
 		cmocka_unit_test(test_status_handles_64_members),
 		cmocka_unit_test(test_status_rejects_malformed_lines),
 		cmocka_unit_test(test_status_fuzz_parser),
