@@ -16,8 +16,9 @@
  * whichever reads less.
  *
  * Gathering only links bios: an entry holds no pages. The page buffers of
- * the write come from the operation mempools when the entry is written,
- * on kfanraid6w (at most FANRAID_R6_MAX_ACTIVE at once). An entry leaves
+ * the write come from the stripe cache when the entry is written, on
+ * kfanraid6w; the cache also bounds how many entries may gather at once
+ * (fanraid-r6-cache.c). An entry leaves
  * the hash when it is dispatched; a write arriving later for the same
  * window starts a new entry. Both take the row lock in turn, and two
  * writes in flight at once were never ordered for the submitter anyway.
@@ -115,10 +116,13 @@ static ktime_t fanraid_r6_kick(struct fanraid_r6 *r6)
 {
 	bool quiet = !atomic_read(&r6->gathering) &&
 		     r6->writing < FANRAID_R6_GATHER_BUSY;
+	/* No room for another window: those waiting make room. */
+	bool full = atomic_read(&r6->windows) >= r6->max_windows;
 	ktime_t now = ktime_get(), next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
 
-	if (quiet && (!r6->submitter || !task_is_running(r6->submitter))) {
+	if (full ||
+	    (quiet && (!r6->submitter || !task_is_running(r6->submitter)))) {
 		list_for_each_entry_safe(st, tmp, &r6->parked, parked)
 			fanraid_r6_stripe_go(r6, st);
 		return KTIME_MAX;
@@ -293,7 +297,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 
 	/* Pages before the row lock: whoever holds it only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->row, st->window * win_pages + first,
-			       end - first, false);
+			       end - first);
 	lock = fanraid_r6_row_lock(fc, st->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
@@ -306,11 +310,12 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		bio_endio(bio);
 	}
 
+	mempool_free(st, &r6->stripe_pool);
+	fanraid_r6_window_put(r6);
 	spin_lock_irq(&r6->gather_lock);
 	r6->writing--;
 	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
 	spin_unlock_irq(&r6->gather_lock);
-	mempool_free(st, &r6->stripe_pool);
 }
 
 /* kfanraid6: add a write to its window's entry, and dispatch what is ready. */
@@ -347,6 +352,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 		if (st || spare)
 			break;
 		spin_unlock_irq(&r6->gather_lock);
+		fanraid_r6_window_get(r6);
 		spare = mempool_alloc(&r6->stripe_pool, GFP_NOIO);
 		memset(spare, 0, fanraid_r6_stripe_size(g));
 		spare->fc = fc;
@@ -391,8 +397,10 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 	r6->inline_go = false;
 	spin_unlock_irq(&r6->gather_lock);
 
-	if (spare)
+	if (spare) {
 		mempool_free(spare, &r6->stripe_pool);
+		fanraid_r6_window_put(r6);
+	}
 	if (go)
 		fanraid_r6_stripe_work(&st->work);
 }
@@ -428,6 +436,14 @@ void fanraid_r6_gather_init(struct fanraid_r6 *r6)
 	INIT_LIST_HEAD(&r6->parked);
 	hrtimer_init(&r6->gather_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	r6->gather_timer.function = fanraid_r6_gather_timer;
+}
+
+/* Send on every parked window: the stripe cache has no room for more. */
+void fanraid_r6_gather_kick(struct fanraid_r6 *r6)
+{
+	spin_lock_irq(&r6->gather_lock);
+	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	spin_unlock_irq(&r6->gather_lock);
 }
 
 /*

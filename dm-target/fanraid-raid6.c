@@ -290,45 +290,6 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 	return BLK_STS_OK;
 }
 
-/*
- * An operation with pages for every slot (and the two scratch slots when
- * asked). Mempools back both, so a worker always makes progress.
- */
-struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
-				       u32 first_page, u32 npages,
-				       bool scratch)
-{
-	struct fanraid_r6op *op = mempool_alloc(&fc->r6->op_pool, GFP_NOIO);
-	u32 s, p;
-
-	memset(op, 0, offsetof(struct fanraid_r6op, pages));
-	op->fc = fc;
-	op->row = row;
-	op->first_page = first_page;
-	op->npages = npages;
-	init_completion(&op->done);
-	for (s = 0; s < FANRAID_R6_SLOTS; s++) {
-		bool used = s < fc->ndevs || (scratch && s >= FR_MAX_DEVS);
-
-		for (p = 0; p < npages; p++)
-			op->pages[s][p] = used ?
-				mempool_alloc(&fc->r6->page_pool, GFP_NOIO) : NULL;
-	}
-	return op;
-}
-
-void fanraid_r6_op_put(struct fanraid_r6op *op)
-{
-	struct fanraid_r6 *r6 = op->fc->r6;
-	u32 s, p;
-
-	for (s = 0; s < FANRAID_R6_SLOTS; s++)
-		for (p = 0; p < op->npages; p++)
-			if (op->pages[s][p])
-				mempool_free(op->pages[s][p], &r6->page_pool);
-	mempool_free(op, &r6->op_pool);
-}
-
 /* A read of a failed or not yet rebuilt member: rebuilt from the others. */
 static void fanraid_r6_read_work(struct work_struct *work)
 {
@@ -352,8 +313,7 @@ static void fanraid_r6_read_work(struct work_struct *work)
 	}
 	fr_geom_map(g, logical, &loc);
 	op = fanraid_r6_op_get(fc, loc.row,
-			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages,
-			       false);
+			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages);
 	op->bio = bio;
 	op->target = loc.data_idx;
 	op->page_skip = skip;
@@ -414,31 +374,33 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	for (i = 0; i < ARRAY_SIZE(r6->row_locks); i++)
 		mutex_init(&r6->row_locks[i]);
 
-	/* Enough for one operation on every slot, so the worker always progresses. */
-	r = mempool_init_page_pool(&r6->page_pool,
-				   (fc->ndevs + 2) * FANRAID_R6_MAX_PAGES, 0);
+	r = fanraid_r6_cache_check(fc, error);
 	if (!r)
-		r = mempool_init_kmalloc_pool(&r6->op_pool, 1,
-					      sizeof(struct fanraid_r6op));
-	if (!r)
-		r = mempool_init_kmalloc_pool(&r6->stripe_pool,
-					      FANRAID_R6_MAX_ACTIVE,
-					      fanraid_r6_stripe_size(&fc->geom));
+		r = fanraid_r6_cache_create(fc, error);
+	if (r)
+		return r;
+	r = mempool_init_kmalloc_pool(&r6->stripe_pool, FANRAID_R6_GATHER_BUSY,
+				      fanraid_r6_stripe_size(&fc->geom));
 	if (!r)
 		r = bioset_init(&r6->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS);
 	if (r) {
 		*error = "Cannot allocate RAID6 memory pools";
 		return r;
 	}
+	/*
+	 * As many work items at once as the cache has operations: more would
+	 * only wait for one.
+	 */
 	r6->wq = alloc_workqueue("kfanraid6", WQ_MEM_RECLAIM | WQ_UNBOUND,
-				 FANRAID_R6_MAX_ACTIVE);
+				 clamp_t(u32, r6->nops, FANRAID_R6_MAX_ACTIVE,
+					 WQ_MAX_ACTIVE));
 	if (!r6->wq) {
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
-	/* Apart from kfanraid6, whose gatherers may wait for entries these free. */
+	/* Apart from kfanraid6, whose gatherers may wait for windows these free. */
 	r6->write_wq = alloc_workqueue("kfanraid6w", WQ_MEM_RECLAIM | WQ_UNBOUND,
-				       FANRAID_R6_MAX_ACTIVE);
+				       min_t(u32, r6->nops, WQ_MAX_ACTIVE));
 	if (!r6->write_wq) {
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
@@ -461,8 +423,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 		destroy_workqueue(r6->write_wq);
 	bioset_exit(&r6->bs);
 	mempool_exit(&r6->stripe_pool);
-	mempool_exit(&r6->op_pool);
-	mempool_exit(&r6->page_pool);
+	fanraid_r6_cache_destroy(r6);
 	kfree(r6);
 	fc->r6 = NULL;
 }

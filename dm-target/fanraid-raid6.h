@@ -28,6 +28,7 @@ struct fanraid_r6io {
  * n-2, Q at n-1.
  */
 struct fanraid_r6op {
+	struct list_head node;		/* in the stripe cache's free list */
 	struct fanraid_c *fc;
 	struct bio *bio;		/* degraded read; NULL otherwise */
 	u64 row;
@@ -39,13 +40,19 @@ struct fanraid_r6op {
 	atomic_t pending;
 	struct completion done;
 	struct fanraid_r6io io[FR_MAX_DEVS];
+	/* one stripe window per member slot and scratch slot, from the cache */
 	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
 };
 
+/* fanraid-r6-cache.c: the stripe cache */
+int fanraid_r6_cache_check(struct fanraid_c *fc, char **error);
+int fanraid_r6_cache_create(struct fanraid_c *fc, char **error);
+void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
-				       u32 first_page, u32 npages,
-				       bool scratch);
+				       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
+void fanraid_r6_window_get(struct fanraid_r6 *r6);
+void fanraid_r6_window_put(struct fanraid_r6 *r6);
 struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
@@ -62,5 +69,6 @@ size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
+void fanraid_r6_gather_kick(struct fanraid_r6 *r6);
 
 #endif /* DM_FANRAID_RAID6_H */

@@ -49,7 +49,7 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	return (f->flush_policy_set ? 2 : 0) + (f->max_sync_rate_set ? 2 : 0) +
 	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0) +
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
-	       (f->ra_cache_mb_set ? 2 : 0);
+	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -66,6 +66,7 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        then per member: <reads> <writes> <read_sectors> <write_sectors>
  *        <flushes> <errors>, then <mismatch_cnt> <ra_hits> <ra_misses>
  *        <ra_prefetched_sectors> <ra_wasted_sectors> <flushes_elided>
+ *        <stripe_cache_kib> <stripe_cache_peak_kib>
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -77,6 +78,7 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	struct fanraid_c *fc = ti->private;
 	const struct fanraid_features *f = &fc->features;
 	unsigned int sz = 0;
+	u64 cache_now = 0, cache_peak = 0;
 	u32 i;
 
 	switch (type) {
@@ -99,6 +101,9 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		       (long long)atomic64_read(&fc->ra_stats.prefetched),
 		       (long long)atomic64_read(&fc->ra_stats.wasted),
 		       (long long)atomic64_read(&fc->flushes_elided));
+		if (fc->r6)
+			fanraid_r6_cache_usage(fc->r6, &cache_now, &cache_peak);
+		DMEMIT(" %llu %llu", cache_now, cache_peak);
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -119,6 +124,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" ra_window %u", f->ra_window);
 		if (f->ra_cache_mb_set)
 			DMEMIT(" ra_cache_mb %u", f->ra_cache_mb);
+		if (f->stripe_cache_mb_set)
+			DMEMIT(" stripe_cache_mb %u", f->stripe_cache_mb);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -239,6 +246,8 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		atomic64_set(&fc->ra_stats.prefetched, 0);
 		atomic64_set(&fc->ra_stats.wasted, 0);
 		atomic64_set(&fc->flushes_elided, 0);
+		if (fc->r6)
+			fanraid_r6_cache_reset_peak(fc->r6);
 		return 0;
 	}
 	if (argc == 2 && (!strcasecmp(argv[0], "readahead") ||

@@ -92,8 +92,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 
 	op = fanraid_r6_op_get(fc, pos >> g->chunk_shift,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
-			       len >> (PAGE_SHIFT - SECTOR_SHIFT),
-			       r6->action != FANRAID_SYNC_RECOVER);
+			       len >> (PAGE_SHIFT - SECTOR_SHIFT));
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);

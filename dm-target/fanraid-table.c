@@ -150,6 +150,22 @@ static int fanraid_parse_readahead(struct fanraid_features *f,
 	return 0;
 }
 
+static int fanraid_parse_stripe_cache(struct fanraid_features *f,
+				      const char *value, char **error)
+{
+	if (f->stripe_cache_mb_set) {
+		*error = "Feature stripe_cache_mb duplicated";
+		return -EINVAL;
+	}
+	if (kstrtou32(value, 10, &f->stripe_cache_mb) || !f->stripe_cache_mb ||
+	    f->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB) {
+		*error = "Invalid stripe_cache_mb: must be 1-4096 MiB";
+		return -EINVAL;
+	}
+	f->stripe_cache_mb_set = true;
+	return 0;
+}
+
 static int fanraid_parse_rebuild(struct fanraid_features *f,
 				 const char *value, char **error)
 {
@@ -170,13 +186,13 @@ static int fanraid_parse_rebuild(struct fanraid_features *f,
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *   rebuild <idx> (up to twice), resync, readahead on|off,
- *   ra_window <stripes>, ra_cache_mb <MiB>
+ *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 15, "Invalid number of feature arguments"
+		0, 17, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -199,7 +215,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 		}
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
 		    strcmp(name, "rebuild") && strcmp(name, "readahead") &&
-		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb")) {
+		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb") &&
+		    strcmp(name, "stripe_cache_mb")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
@@ -215,6 +232,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			r = fanraid_parse_max_sync_rate(f, value, error);
 		else if (!strcmp(name, "rebuild"))
 			r = fanraid_parse_rebuild(f, value, error);
+		else if (!strcmp(name, "stripe_cache_mb"))
+			r = fanraid_parse_stripe_cache(f, value, error);
 		else
 			r = fanraid_parse_readahead(f, name, value, error);
 		if (r)
@@ -253,9 +272,9 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 	DECLARE_BITMAP(lost, FR_MAX_DEVS);
 
 	if (!fc->r6) {
-		if (f->resync || f->max_sync_rate_set ||
+		if (f->resync || f->max_sync_rate_set || f->stripe_cache_mb_set ||
 		    !bitmap_empty(f->rebuild, FR_MAX_DEVS)) {
-			*error = "Features rebuild, resync and max_sync_rate require raid6";
+			*error = "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6";
 			return -EINVAL;
 		}
 		return 0;
@@ -410,7 +429,8 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  * chunk_sectors: power of two, 8..32768
  * features:      flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *                rebuild <idx> (raid6, up to twice), resync (raid6),
- *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>
+ *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>,
+ *                stripe_cache_mb <MiB> (raid6)
  * dev offset:    member and the start of its data area, in sectors;
  *                "- -" for a missing raid6 member
  */

@@ -34,7 +34,8 @@ static void fanraid_resume(struct dm_target *ti)
 
 static struct target_type fanraid_target = {
 	.name = "fanraid",
-	.version = {1, 0, 0},
+	/* 1.1.0: stripe_cache_mb, and the stripe cache words in INFO status */
+	.version = {1, 1, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

@@ -12,6 +12,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <fanraid/geom.h>
@@ -22,16 +23,16 @@
 #define FANRAID_EVENT_THRESHOLD	15
 
 /*
- * RAID6 operations cover at most this much of one chunk, so an operation's
- * buffers (one per member) stay small and bounded.
+ * RAID6 operations cover at most one stripe window of one chunk, so an
+ * operation's buffers (one per member) stay small and bounded.
  */
-#define FANRAID_R6_MAX_IO_SECTORS	256
+#define FANRAID_R6_MAX_IO_SECTORS	FR_R6_WINDOW_SECTORS
 #define FANRAID_R6_MAX_PAGES	(FANRAID_R6_MAX_IO_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
 /* Row locks are hashed; a collision only serialises two unrelated rows. */
 #define FANRAID_R6_LOCK_BITS	8
 /*
- * Operations in flight per array, per RAID6 worker (degraded reads, window
- * writes): bounds RAID6 memory to twice this many ops' pages.
+ * Work items kfanraid6 runs at once (gathering writes, degraded reads),
+ * at least; more when the stripe cache holds more operations.
  */
 #define FANRAID_R6_MAX_ACTIVE	16
 /* Stripe windows gathering writes are hashed; a collision only costs a compare. */
@@ -110,6 +111,8 @@ struct fanraid_features {
 	bool ra_window_set;
 	u32 ra_cache_mb;		/* cache size; 0 = no cache, no readahead */
 	bool ra_cache_mb_set;
+	u32 stripe_cache_mb;		/* RAID6 stripe cache (fanraid-r6-cache.c) */
+	bool stripe_cache_mb_set;
 };
 
 /* Whole-array readahead counters, in INFO status after mismatch_cnt. */
@@ -124,10 +127,20 @@ struct fanraid_ra_stats {
 struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
-	mempool_t page_pool;
-	mempool_t op_pool;
 	struct bio_set bs;
 	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
+
+	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
+	spinlock_t cache_lock;		/* free_ops, busy, peak */
+	struct list_head free_ops;
+	wait_queue_head_t op_wait;	/* for a free operation */
+	u32 nops;			/* operations the cache holds */
+	u32 busy;			/* ... in use now */
+	u32 peak;			/* ... most in use at once since load or reset */
+	size_t op_bytes;		/* what one costs, pages included */
+	u32 max_windows;		/* gathering windows allowed at once */
+	atomic_t windows;		/* ... allocated now */
+	wait_queue_head_t window_wait;	/* for room for a window */
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
 	struct workqueue_struct *write_wq;
@@ -201,6 +214,8 @@ void fanraid_io_hints(struct dm_target *ti, struct queue_limits *limits);
 /* fanraid-raid6.c */
 int fanraid_r6_create(struct fanraid_c *fc, char **error);
 void fanraid_r6_destroy(struct fanraid_c *fc);
+void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
+void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
 bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);

@@ -224,17 +224,22 @@ fanraid_counter() {
 		$3 == "fanraid" { print $(9 + 6 * i + k); exit }'
 }
 
-# fanraid_total DEV FIELD: a whole-array counter from the end of the fanraid
-# INFO status. FIELD: mismatch_cnt ra_hits ra_misses ra_prefetched ra_wasted
-# flushes_elided (docs/fanraid.rst, Status).
+# fanraid_total DEV FIELD: a whole-array counter after the per-member ones
+# in the fanraid INFO status. FIELD: mismatch_cnt ra_hits ra_misses
+# ra_prefetched ra_wasted flushes_elided stripe_cache_kib
+# stripe_cache_peak_kib (docs/fanraid.rst, Status).
 fanraid_total() {
 	local k
 	case $2 in
-	mismatch_cnt) k=5 ;; ra_hits) k=4 ;; ra_misses) k=3 ;;
-	ra_prefetched) k=2 ;; ra_wasted) k=1 ;; flushes_elided) k=0 ;;
+	mismatch_cnt) k=0 ;; ra_hits) k=1 ;; ra_misses) k=2 ;;
+	ra_prefetched) k=3 ;; ra_wasted) k=4 ;; flushes_elided) k=5 ;;
+	stripe_cache_kib) k=6 ;; stripe_cache_peak_kib) k=7 ;;
 	*) fail "fanraid_total: unknown field $2" ;;
 	esac
-	dmsetup status "$1" | awk -v k="$k" '$3 == "fanraid" { print $(NF - k); exit }'
+	# <start> <len> fanraid <level> <#devs> <health> <sync> <action>, then
+	# six counters per member
+	dmsetup status "$1" | awk -v k="$k" '
+		$3 == "fanraid" { print $(9 + 6 * $5 + k); exit }'
 }
 
 # vm_disks COUNT: the paths of the "# disks:" virtio disks, one a line,

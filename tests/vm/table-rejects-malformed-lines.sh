@@ -89,7 +89,8 @@ refuse "Feature argument requires a value" $len raid0 128 1 flush_policy 4 $pair
 refuse "Feature flush_policy duplicated" $len raid0 128 4 flush_policy drop flush_policy drop 4 $pairs
 refuse "Feature max_sync_rate duplicated" $len raid0 128 4 max_sync_rate 10 max_sync_rate 10 4 $pairs
 refuse "Invalid max_sync_rate: not a number of KiB/s" $len raid0 128 2 max_sync_rate fast 4 $pairs
-refuse "Features rebuild, resync and max_sync_rate require raid6" $len raid0 128 1 resync 4 $pairs
+refuse "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" $len raid0 128 1 resync 4 $pairs
+refuse "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" $len raid0 128 2 stripe_cache_mb 64 4 $pairs
 refuse "Feature readahead duplicated" $len raid0 128 4 readahead on readahead off 4 $pairs
 refuse "Invalid readahead: must be on or off" $len raid0 128 2 readahead yes 4 $pairs
 refuse "Invalid ra_window: must be 1-64 stripes" $len raid0 128 2 ra_window 0 4 $pairs
@@ -98,7 +99,15 @@ refuse "Feature ra_window duplicated" $len raid0 128 4 ra_window 2 ra_window 2 4
 refuse "Invalid ra_cache_mb: must be 0-4096 MiB" $len raid0 128 2 ra_cache_mb 4097 4 $pairs
 refuse "Feature ra_cache_mb duplicated" $len raid0 128 4 ra_cache_mb 8 ra_cache_mb 8 4 $pairs
 refuse "Readahead on needs a cache (ra_cache_mb > 0)" $len raid0 128 4 readahead on ra_cache_mb 0 4 $pairs
-refuse "Invalid number of feature arguments" $len raid0 128 16 flush_policy drop 4 $pairs
+refuse "Invalid stripe_cache_mb: must be 1-4096 MiB" $len raid6 128 2 stripe_cache_mb 0 4 $pairs
+refuse "Invalid stripe_cache_mb: must be 1-4096 MiB" $len raid6 128 2 stripe_cache_mb 4097 4 $pairs
+refuse "Invalid stripe_cache_mb: must be 1-4096 MiB" $len raid6 128 2 stripe_cache_mb 8M 4 $pairs
+refuse "Feature stripe_cache_mb duplicated" $len raid6 128 4 stripe_cache_mb 8 stripe_cache_mb 8 4 $pairs
+# 4 members with 128 KiB chunks need two windows of 6 x 128 KiB: 2 MiB.
+refuse "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" $len raid6 256 2 stripe_cache_mb 1 4 $pairs
+dmesg_since | grep -qF "needs at least 2 MiB" ||
+	fail "the kernel log does not give the smallest stripe_cache_mb: $(dmesg_since | grep -i fanraid)"
+refuse "Invalid number of feature arguments" $len raid0 128 18 flush_policy drop 4 $pairs
 refuse "Invalid number of feature arguments" $len raid0 128 x 4 $pairs
 # A count larger than the words present eats the device list.
 refuse "Unrecognised feature argument" $len raid0 128 3 flush_policy drop 4 $pairs
