@@ -108,10 +108,25 @@ u8 rc_gf_inv_ref(u8 a);
 /** Longest feature value or device path kept from a table line. */
 #define RC_PATH_MAX	4096
 
+/**
+ * Most words the feature group may hold: every feature once, rebuild
+ * twice. The target's dm_arg bound for <#feature_args>.
+ */
+#define RC_FEATURE_WORDS_MAX	17
+
+/*
+ * Readahead bounds of the target (FANRAID_RA_MAX_WINDOW and
+ * FANRAID_RA_MAX_CACHE_MB in dm-target/fanraid.h): they are table limits,
+ * not geometry, so fanraid/geom.h does not carry them.
+ */
+#define RC_RA_MAX_WINDOW	64	/* stripes */
+#define RC_RA_MAX_CACHE_MB	4096
+
 /** Flush policies of the table's flush_policy feature. */
 enum rc_flush_policy {
 	RC_FLUSH_PASSTHROUGH,	/* the default */
 	RC_FLUSH_DROP,
+	RC_FLUSH_DIRTY,
 };
 
 /** One member: what the table says, and its open descriptor. */
@@ -139,6 +154,18 @@ struct rc_array {
 	bool max_sync_rate_given;
 	bool resync;			/* parity may not match the data yet */
 	u64 rebuild;			/* bit i: "rebuild i" was given */
+	/*
+	 * Readahead and the raid6 stripe cache shape only the target's
+	 * memory, never the layout: kept so the line formats back as given.
+	 */
+	bool readahead;			/* readahead on (true) or off */
+	bool readahead_given;
+	u32 ra_window;			/* stripes, 1..RC_RA_MAX_WINDOW */
+	bool ra_window_given;
+	u32 ra_cache_mb;		/* MiB, 0..RC_RA_MAX_CACHE_MB */
+	bool ra_cache_mb_given;
+	u32 stripe_cache_mb;		/* MiB, geometry minimum..4096 */
+	bool stripe_cache_mb_given;
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
@@ -155,10 +182,15 @@ struct rc_array {
  *	[<start> <len>] fanraid <level> <chunk_sectors> <#feature_args>
  *		[<feature> [<value>]]* <#devs> <dev> <offset> [<dev> <offset>]...
  *
- * Features (all optional, the count counts words): flush_policy
- * passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx> (raid6, up to
- * twice), resync (raid6). "- -" as a pair is a missing raid6 member; at most
- * two members may be missing or rebuilding. Messages match the target's.
+ * Features (all optional, each at most once, the count counts words and
+ * is at most RC_FEATURE_WORDS_MAX), in the target's canonical order:
+ * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
+ * (raid6, up to twice), resync (raid6), readahead on|off, ra_window
+ * <1-64 stripes>, ra_cache_mb <0-4096>, stripe_cache_mb <MiB> (raid6,
+ * fr_r6_stripe_cache_min_mb()..4096). None but rebuild and resync changes
+ * what raidcalc does; the rest are kept for rc_array_format(). "- -" as a
+ * pair is a missing raid6 member; at most two members may be missing or
+ * rebuilding. Messages match the target's.
  *
  * @param a     Filled on success; a->error names the problem on failure.
  * @param len   Target length in sectors when the words carry none; 0
@@ -175,7 +207,8 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len);
 
 /**
  * @brief Print the table line that recreates @p a, target words only
- * ("fanraid raid6 ..."), in the kernel's canonical TABLE form.
+ * ("fanraid raid6 ..."), in the kernel's canonical TABLE form: the
+ * features that were given, in the order listed at rc_array_parse().
  *
  * @return bytes that a complete line needs (like snprintf), or -EINVAL.
  */

@@ -109,8 +109,10 @@ static int rc_parse_flush_policy(struct rc_array *a, struct rc_words *w,
 		a->flush = RC_FLUSH_PASSTHROUGH;
 	else if (!strcmp(val, "drop"))
 		a->flush = RC_FLUSH_DROP;
+	else if (!strcmp(val, "dirty"))
+		a->flush = RC_FLUSH_DIRTY;
 	else
-		return rc_fail(a, w, "Invalid flush_policy: must be passthrough or drop");
+		return rc_fail(a, w, "Invalid flush_policy: must be passthrough, dirty or drop");
 	a->flush_given = true;
 	return 0;
 }
@@ -139,18 +141,90 @@ static int rc_parse_rebuild(struct rc_array *a, struct rc_words *w,
 	return 0;
 }
 
+static int rc_parse_readahead(struct rc_array *a, struct rc_words *w,
+			      const char *val)
+{
+	if (a->readahead_given)
+		return rc_fail(a, w, "Feature readahead duplicated");
+	if (!strcmp(val, "on"))
+		a->readahead = true;
+	else if (!strcmp(val, "off"))
+		a->readahead = false;
+	else
+		return rc_fail(a, w, "Invalid readahead: must be on or off");
+	a->readahead_given = true;
+	return 0;
+}
+
+static int rc_parse_ra_window(struct rc_array *a, struct rc_words *w,
+			      const char *val)
+{
+	if (a->ra_window_given)
+		return rc_fail(a, w, "Feature ra_window duplicated");
+	if (!rc_parse_u32(val, &a->ra_window) || !a->ra_window ||
+	    a->ra_window > RC_RA_MAX_WINDOW)
+		return rc_fail(a, w, "Invalid ra_window: must be 1-64 stripes");
+	a->ra_window_given = true;
+	return 0;
+}
+
+/* 0 is valid: the target then allocates no readahead cache at all. */
+static int rc_parse_ra_cache_mb(struct rc_array *a, struct rc_words *w,
+				const char *val)
+{
+	if (a->ra_cache_mb_given)
+		return rc_fail(a, w, "Feature ra_cache_mb duplicated");
+	if (!rc_parse_u32(val, &a->ra_cache_mb) ||
+	    a->ra_cache_mb > RC_RA_MAX_CACHE_MB)
+		return rc_fail(a, w, "Invalid ra_cache_mb: must be 0-4096 MiB");
+	a->ra_cache_mb_given = true;
+	return 0;
+}
+
+/* The geometry's minimum needs the members: rc_check_features() has it. */
+static int rc_parse_stripe_cache_mb(struct rc_array *a, struct rc_words *w,
+				    const char *val)
+{
+	if (a->stripe_cache_mb_given)
+		return rc_fail(a, w, "Feature stripe_cache_mb duplicated");
+	if (!rc_parse_u32(val, &a->stripe_cache_mb) || !a->stripe_cache_mb ||
+	    a->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB)
+		return rc_fail(a, w, "Invalid stripe_cache_mb: must be 1-4096 MiB");
+	a->stripe_cache_mb_given = true;
+	return 0;
+}
+
+/* Features that take a value; resync, the one that does not, is apart. */
+static const struct {
+	const char *name;
+	int (*parse)(struct rc_array *a, struct rc_words *w, const char *val);
+} rc_valued_features[] = {
+	{ "flush_policy", rc_parse_flush_policy },
+	{ "max_sync_rate", rc_parse_max_sync_rate },
+	{ "rebuild", rc_parse_rebuild },
+	{ "readahead", rc_parse_readahead },
+	{ "ra_window", rc_parse_ra_window },
+	{ "ra_cache_mb", rc_parse_ra_cache_mb },
+	{ "stripe_cache_mb", rc_parse_stripe_cache_mb },
+};
+
 /*
  * The feature group, as the target reads it; its count counts words:
- * flush_policy passthrough|drop, max_sync_rate <KiB/s>, rebuild <idx>
- * (up to twice), resync.
+ * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
+ * (up to twice), resync, readahead on|off, ra_window <stripes>,
+ * ra_cache_mb <MiB>, stripe_cache_mb <MiB>.
  */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
-	const char *name, *val;
+	const unsigned int nf = sizeof(rc_valued_features) /
+				sizeof(rc_valued_features[0]);
+	const char *name;
+	unsigned int f;
 	u32 nwords;
 	int end;
 
-	if (!rc_parse_u32(rc_next(w), &nwords) || nwords > 9)
+	if (!rc_parse_u32(rc_next(w), &nwords) ||
+	    nwords > RC_FEATURE_WORDS_MAX)
 		return rc_fail(a, w, "Invalid number of feature arguments");
 	if (nwords > (u32)(w->argc - w->pos))
 		return rc_fail(a, w, "Insufficient arguments");
@@ -163,18 +237,14 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 			a->resync = true;
 			continue;
 		}
-		if (strcmp(name, "flush_policy") &&
-		    strcmp(name, "max_sync_rate") && strcmp(name, "rebuild"))
+		for (f = 0; f < nf; f++)
+			if (!strcmp(name, rc_valued_features[f].name))
+				break;
+		if (f == nf)
 			return rc_fail(a, w, "Unrecognised feature argument");
 		if (w->pos >= end)
 			return rc_fail(a, w, "Feature argument requires a value");
-		val = rc_next(w);
-		if (!strcmp(name, "flush_policy"))
-			RC_TRY(rc_parse_flush_policy(a, w, val));
-		else if (!strcmp(name, "max_sync_rate"))
-			RC_TRY(rc_parse_max_sync_rate(a, w, val));
-		else
-			RC_TRY(rc_parse_rebuild(a, w, val));
+		RC_TRY(rc_valued_features[f].parse(a, w, rc_next(w)));
 	}
 	return 0;
 }
@@ -227,17 +297,37 @@ static int rc_parse_devs(struct rc_array *a, struct rc_words *w, u32 level)
 	return 0;
 }
 
-/* What the target checks once level and members are known. */
+/*
+ * Without ra_cache_mb the target sizes a cache of at least 16 MiB, so only
+ * an explicit 0 leaves "readahead on" with nowhere to put what it reads.
+ */
+static int rc_check_readahead(struct rc_array *a, struct rc_words *w)
+{
+	if (a->readahead_given && a->readahead && a->ra_cache_mb_given &&
+	    !a->ra_cache_mb)
+		return rc_fail(a, w, "Readahead on needs a cache (ra_cache_mb > 0)");
+	return 0;
+}
+
+/*
+ * What the target checks once level and members are known, in its order:
+ * the stripe cache against the raid6 geometry (fanraid_r6_create), the
+ * raid6-only features and members lost, then the readahead cache.
+ */
 static int rc_check_features(struct rc_array *a, struct rc_words *w,
-			     u32 level)
+			     u32 level, u32 chunk)
 {
 	unsigned int i, lost = 0;
 
 	if (level != FR_LEVEL_RAID6) {
-		if (a->resync || a->max_sync_rate_given || a->rebuild)
-			return rc_fail(a, w, "Features rebuild, resync and max_sync_rate require raid6");
-		return 0;
+		if (a->resync || a->max_sync_rate_given ||
+		    a->stripe_cache_mb_given || a->rebuild)
+			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6");
+		return rc_check_readahead(a, w);
 	}
+	if (a->stripe_cache_mb_given &&
+	    a->stripe_cache_mb < fr_r6_stripe_cache_min_mb(a->nmembers, chunk))
+		return rc_fail(a, w, "Invalid stripe_cache_mb: below the minimum for this raid6 geometry");
 	if (a->nmembers < FR_MAX_DEVS && a->rebuild >> a->nmembers)
 		return rc_fail(a, w, "Invalid rebuild index: no such member");
 	for (i = 0; i < a->nmembers; i++) {
@@ -248,7 +338,7 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 	}
 	if (lost > FR_PARITY_DEVS_RAID6)
 		return rc_fail(a, w, "Too many members missing or rebuilding for raid6 (max 2)");
-	return 0;
+	return rc_check_readahead(a, w);
 }
 
 /*
@@ -306,7 +396,7 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	if (!err)
 		err = rc_parse_devs(a, &w, level);
 	if (!err)
-		err = rc_check_features(a, &w, level);
+		err = rc_check_features(a, &w, level, chunk);
 	if (err)
 		return err;
 	if (len && tlen && len != tlen)
@@ -325,7 +415,9 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 static unsigned int rc_feature_words(const struct rc_array *a)
 {
 	return 2 * a->flush_given + 2 * a->max_sync_rate_given +
-	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync;
+	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync +
+	       2 * a->readahead_given + 2 * a->ra_window_given +
+	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given;
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -333,6 +425,7 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 	static const char *const flush[] = {
 		[RC_FLUSH_PASSTHROUGH] = "passthrough",
 		[RC_FLUSH_DROP] = "drop",
+		[RC_FLUSH_DIRTY] = "dirty",
 	};
 	size_t used = 0;
 	unsigned int i;
@@ -360,6 +453,14 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 			RC_EMIT(" rebuild %u", i);
 	if (a->resync)
 		RC_EMIT(" resync");
+	if (a->readahead_given)
+		RC_EMIT(" readahead %s", a->readahead ? "on" : "off");
+	if (a->ra_window_given)
+		RC_EMIT(" ra_window %u", a->ra_window);
+	if (a->ra_cache_mb_given)
+		RC_EMIT(" ra_cache_mb %u", a->ra_cache_mb);
+	if (a->stripe_cache_mb_given)
+		RC_EMIT(" stripe_cache_mb %u", a->stripe_cache_mb);
 	RC_EMIT(" %u", a->nmembers);
 	for (i = 0; i < a->nmembers; i++) {
 		if (a->members[i].missing)

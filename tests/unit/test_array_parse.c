@@ -14,12 +14,13 @@
 #include "raidcalc.h"
 #include "rc_testutil.h"
 
-#define RC_T_MAXW 64
+/* The longest table: start, length, 4 fixed words, 17 features, 64 pairs. */
+#define RC_T_MAXW 160
 
 /* Splits @line into words (in @copy) and parses them. */
 static int rc_t_parse(struct rc_array *a, const char *line, u64 len)
 {
-	static char copy[1024];
+	static char copy[2048];
 	char *argv[RC_T_MAXW], *tok, *save;
 	int argc = 0;
 
@@ -87,6 +88,59 @@ static void test_array_parse_reads_flush_policy(void **state)
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 2 flush_policy "
 				    "passthrough 2 a 0 b 0", 16), 0);
 	assert_int_equal(a->flush, RC_FLUSH_PASSTHROUGH);
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 8 2 flush_policy dirty "
+				    "4 a 0 b 0 c 0 d 0", 16), 0);
+	assert_true(a->flush_given);
+	assert_int_equal(a->flush, RC_FLUSH_DIRTY);
+}
+
+/*
+ * The features the fanraid tool puts in every table it builds: each is
+ * read, kept as given, and leaves the geometry alone.
+ */
+static void test_array_parse_reads_readahead_and_stripe_cache(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+	struct fr_geom plain;
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 256 0 6 a 0 b 0 c 0 "
+				    "d 0 e 0 f 0", 1 << 20), 0);
+	plain = a->geom;
+	assert_false(a->readahead_given);
+	assert_false(a->ra_window_given);
+	assert_false(a->ra_cache_mb_given);
+	assert_false(a->stripe_cache_mb_given);
+
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 256 8 readahead off "
+				    "ra_window 64 ra_cache_mb 4096 "
+				    "stripe_cache_mb 4096 6 a 0 b 0 c 0 d 0 "
+				    "e 0 f 0", 1 << 20), 0);
+	assert_true(a->readahead_given);
+	assert_false(a->readahead);
+	assert_true(a->ra_window_given);
+	assert_int_equal(a->ra_window, 64);
+	assert_true(a->ra_cache_mb_given);
+	assert_int_equal(a->ra_cache_mb, 4096);
+	assert_true(a->stripe_cache_mb_given);
+	assert_int_equal(a->stripe_cache_mb, 4096);
+	assert_memory_equal(&a->geom, &plain, sizeof(plain));
+
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 6 readahead on "
+				    "ra_window 1 ra_cache_mb 0 1 a 0", 64),
+			 -EINVAL);
+	/* off, or a cache the target sizes itself, needs no ra_cache_mb */
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 4 readahead off "
+				    "ra_cache_mb 0 1 a 0", 64), 0);
+	assert_int_equal(a->ra_cache_mb, 0);
+	assert_true(a->ra_cache_mb_given);
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 4 readahead on "
+				    "ra_window 1 1 a 0", 64), 0);
+	assert_true(a->readahead);
+	assert_int_equal(a->ra_window, 1);
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 2 ra_cache_mb 0 1 a 0",
+				    64), 0);
+	assert_false(a->readahead_given);
 }
 
 /* Each bad word gets its own message and the index just past it. */
@@ -101,11 +155,31 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 -8 0 1 a 0", "Invalid chunk size: not a number" },
 		{ "fanraid raid0 12 0 1 a 0", "Invalid chunk size: not a power of two" },
 		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
-		{ "fanraid raid0 8 10 1 a 0", "Invalid number of feature arguments" },
-		{ "fanraid raid0 8 9 1 a 0", "Insufficient arguments" },
+		{ "fanraid raid0 8 18 1 a 0", "Invalid number of feature arguments" },
+		{ "fanraid raid0 8 17 1 a 0", "Insufficient arguments" },
 		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature argument requires a value" },
-		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough or drop" },
-		{ "fanraid raid0 8 2 readahead 1 1 a 0", "Unrecognised feature argument" },
+		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
+		{ "fanraid raid0 8 2 flush_policy Dirty 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
+		{ "fanraid raid0 8 2 prefetch on 1 a 0", "Unrecognised feature argument" },
+		{ "fanraid raid0 8 1 readahead 1 a 0", "Feature argument requires a value" },
+		{ "fanraid raid0 8 2 readahead 1 1 a 0", "Invalid readahead: must be on or off" },
+		{ "fanraid raid0 8 2 readahead ON 1 a 0", "Invalid readahead: must be on or off" },
+		{ "fanraid raid0 8 4 readahead on readahead off 1 a 0", "Feature readahead duplicated" },
+		{ "fanraid raid0 8 2 ra_window 0 1 a 0", "Invalid ra_window: must be 1-64 stripes" },
+		{ "fanraid raid0 8 2 ra_window 65 1 a 0", "Invalid ra_window: must be 1-64 stripes" },
+		{ "fanraid raid0 8 2 ra_window 4x 1 a 0", "Invalid ra_window: must be 1-64 stripes" },
+		{ "fanraid raid0 8 2 ra_window 4294967297 1 a 0", "Invalid ra_window: must be 1-64 stripes" },
+		{ "fanraid raid0 8 4 ra_window 4 ra_window 4 1 a 0", "Feature ra_window duplicated" },
+		{ "fanraid raid0 8 2 ra_cache_mb 4097 1 a 0", "Invalid ra_cache_mb: must be 0-4096 MiB" },
+		{ "fanraid raid0 8 2 ra_cache_mb -1 1 a 0", "Invalid ra_cache_mb: must be 0-4096 MiB" },
+		{ "fanraid raid0 8 4 ra_cache_mb 0 ra_cache_mb 0 1 a 0", "Feature ra_cache_mb duplicated" },
+		{ "fanraid raid0 8 4 readahead on ra_cache_mb 0 1 a 0", "Readahead on needs a cache (ra_cache_mb > 0)" },
+		{ "fanraid raid6 8 4 ra_cache_mb 0 readahead on 4 a 0 b 0 c 0 d 0", "Readahead on needs a cache (ra_cache_mb > 0)" },
+		{ "fanraid raid6 8 2 stripe_cache_mb 0 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: must be 1-4096 MiB" },
+		{ "fanraid raid6 8 2 stripe_cache_mb 4097 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: must be 1-4096 MiB" },
+		{ "fanraid raid6 8 2 stripe_cache_mb off 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: must be 1-4096 MiB" },
+		{ "fanraid raid6 8 4 stripe_cache_mb 8 stripe_cache_mb 8 4 a 0 b 0 c 0 d 0", "Feature stripe_cache_mb duplicated" },
+		{ "fanraid raid6 256 2 stripe_cache_mb 1 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
 		{ "fanraid raid0 8 4 flush_policy drop flush_policy drop 1 a 0", "Feature flush_policy duplicated" },
 		{ "fanraid raid6 8 2 max_sync_rate 1k 4 a 0 b 0 c 0 d 0", "Invalid max_sync_rate: not a number of KiB/s" },
 		{ "fanraid raid6 8 4 max_sync_rate 1 max_sync_rate 2 4 a 0 b 0 c 0 d 0", "Feature max_sync_rate duplicated" },
@@ -116,7 +190,10 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid6 8 2 rebuild 1 4 a 0 - - c 0 d 0", "Cannot rebuild a missing member" },
 		{ "fanraid raid6 8 2 rebuild 0 4 a 0 - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
 		{ "fanraid raid6 8 0 4 - - - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
-		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync and max_sync_rate require raid6" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" },
+		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" },
+		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" },
+		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" },
 		{ "fanraid raid6 8 0 4 a 0 - 0 c 0 d 0", "Missing member needs - as its offset" },
 		{ "fanraid raid0 8 0 2 a 0 - -", "Missing member (-) requires raid6" },
 		{ "fanraid raid6 8 0 3 a 0 b 0 c 0", "Too few devices for the RAID level (raid0 needs 1, raid6 needs 4)" },
@@ -169,9 +246,12 @@ static void test_array_format_round_trips(void **state)
 		"fanraid raid6 32768 2 flush_policy drop 5 a 1 b 2 c 3 d 4 e 5",
 		"fanraid raid6 128 9 flush_policy drop max_sync_rate 1000 rebuild 1 rebuild 3 resync 6 a 0 b 0 c 0 d 0 e 0 f 0",
 		"fanraid raid6 64 2 rebuild 0 5 a 0 - - c 0 d 0 e 0",
+		"fanraid raid6 256 17 flush_policy dirty max_sync_rate 100 rebuild 1 rebuild 4 resync readahead on ra_window 8 ra_cache_mb 32 stripe_cache_mb 16 6 a 0 b 0 c 0 d 0 e 0 f 0",
+		"fanraid raid0 128 8 flush_policy dirty readahead off ra_window 64 ra_cache_mb 0 2 a 2048 b 2048",
+		"fanraid raid6 8 4 readahead on stripe_cache_mb 1 4 a 0 b 0 - - d 0",
 	};
 	struct rc_array *a = &rc_t_a;
-	char buf[512], again[512];
+	char buf[1024], again[1024];
 	unsigned int i;
 	int n;
 
@@ -203,7 +283,9 @@ static void test_array_parse_survives_random_words(void **state)
 		"18446744073709551615", "18446744073709551616", "-1", "",
 		"fanraid", "raid0", "raid6", "flush_policy", "drop",
 		"passthrough", "8:16", "/dev/sda", "x", "-", "resync",
-		"rebuild", "max_sync_rate", "9", "3",
+		"rebuild", "max_sync_rate", "9", "3", "dirty", "readahead",
+		"on", "off", "ra_window", "ra_cache_mb", "stripe_cache_mb",
+		"17",
 	};
 	const unsigned int nv = sizeof(vocab) / sizeof(vocab[0]);
 	struct rc_array *a = &rc_t_a;
@@ -261,11 +343,130 @@ static void test_array_format_orders_features_canonically(void **state)
 	rc_array_format(a, buf, sizeof(buf));
 	assert_string_equal(buf, "fanraid raid6 8 7 max_sync_rate 0 rebuild 1 "
 			    "rebuild 3 resync 5 a 0 b 0 c 0 d 0 e 0");
+	/* every feature, given back to front with rebuild split apart */
+	assert_int_equal(rc_t_parse(a, "fanraid raid6 256 17 stripe_cache_mb "
+				    "16 ra_cache_mb 32 rebuild 4 ra_window 8 "
+				    "readahead off resync rebuild 1 "
+				    "max_sync_rate 100 flush_policy dirty 6 "
+				    "a 0 b 0 c 0 d 0 e 0 f 0", 1 << 20), 0);
+	rc_array_format(a, buf, sizeof(buf));
+	assert_string_equal(buf, "fanraid raid6 256 17 flush_policy dirty "
+			    "max_sync_rate 100 rebuild 1 rebuild 4 resync "
+			    "readahead off ra_window 8 ra_cache_mb 32 "
+			    "stripe_cache_mb 16 6 a 0 b 0 c 0 d 0 e 0 f 0");
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 6 ra_cache_mb 64 "
+				    "readahead on flush_policy drop 1 a 0",
+				    64), 0);
+	rc_array_format(a, buf, sizeof(buf));
+	assert_string_equal(buf, "fanraid raid0 8 6 flush_policy drop "
+			    "readahead on ra_cache_mb 64 1 a 0");
 	assert_int_equal(rc_t_parse(a, "fanraid raid6 8 0 4 a 0 - - c 0 d 0",
 				    64), 0);
 	assert_true(a->members[1].missing);
 	assert_int_equal(a->members[1].fd, -1);
 	assert_false(a->members[2].missing);
+}
+
+/*
+ * <#feature_args> is at most 17, what every feature once and rebuild
+ * twice take; such a line with 64 members is the longest table there is.
+ */
+static void test_array_parse_takes_at_most_17_feature_words(void **state)
+{
+	static const char feats[] = "flush_policy drop max_sync_rate 1 "
+		"rebuild 0 rebuild 63 resync readahead on ra_window 2 "
+		"ra_cache_mb 3 stripe_cache_mb 4096";
+	struct rc_array *a = &rc_t_a;
+	char line[2048], buf[2048];
+	size_t used;
+	unsigned int i;
+
+	(void)state;
+	used = (size_t)snprintf(line, sizeof(line),
+				"0 1048576 fanraid raid6 8 17 %s 64", feats);
+	for (i = 0; i < 64; i++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 " /dev/m%u 2048", i);
+	assert_true(used < sizeof(line));
+	assert_int_equal(rc_t_parse(a, line, 0), 0);
+	assert_int_equal(a->nmembers, 64);
+	assert_true(a->members[63].rebuilding);
+	assert_int_equal(rc_array_format(a, buf, sizeof(buf)),
+			 (int)strlen(line) - (int)strlen("0 1048576 "));
+	assert_string_equal(buf, line + strlen("0 1048576 "));
+
+	snprintf(line, sizeof(line), "fanraid raid6 8 18 %s x 4 a 0 b 0 c 0 "
+		 "d 0", feats);
+	assert_int_equal(rc_t_parse(a, line, 64), -EINVAL);
+	assert_string_equal(a->error, "Invalid number of feature arguments");
+	assert_int_equal(a->error_arg, 4);	/* the count itself */
+}
+
+/* "fanraid raid6 <chunk> 2 stripe_cache_mb <mb> <n> d0 0 d1 0 ..." */
+static void rc_t_cache_line(char *line, size_t size, u32 chunk, u32 mb,
+			    u32 n)
+{
+	size_t used;
+	u32 i;
+
+	used = (size_t)snprintf(line, size, "fanraid raid6 %u 2 "
+				"stripe_cache_mb %u %u", chunk, mb, n);
+	for (i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(line + used, size - used, " d%u 0", i);
+	assert_true(used < size);
+}
+
+/* The stripe cache must hold two operations of the geometry's window. */
+static void test_array_parse_checks_stripe_cache_minimum(void **state)
+{
+	static const u32 chunks[] = { 8, 64, 256, 1024, 32768 };
+	struct rc_array *a = &rc_t_a;
+	char line[2048];
+	u32 n, c, min;
+
+	(void)state;
+	for (n = FR_MIN_DEVS_RAID6; n <= FR_MAX_DEVS; n++) {
+		for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			min = fr_r6_stripe_cache_min_mb(n, chunks[c]);
+			rc_t_cache_line(line, sizeof(line), chunks[c], min, n);
+			assert_int_equal(rc_t_parse(a, line, 1 << 30), 0);
+			if (min == 1)	/* 0 is refused as out of range */
+				continue;
+			rc_t_cache_line(line, sizeof(line), chunks[c], min - 1,
+					n);
+			assert_int_equal(rc_t_parse(a, line, 1 << 30),
+					 -EINVAL);
+			assert_string_equal(a->error, "Invalid stripe_cache_mb: below the minimum for this raid6 geometry");
+		}
+	}
+	/* 64 members of 16 MiB chunks need 17 MiB: the largest minimum */
+	assert_int_equal(fr_r6_stripe_cache_min_mb(64, 32768), 17);
+}
+
+/* When a line breaks several rules, the target's first check names it. */
+static void test_array_parse_checks_features_in_targets_order(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *error;
+	} cases[] = {
+		/* raid6-only features before the readahead cache */
+		{ "fanraid raid0 8 6 stripe_cache_mb 8 readahead on ra_cache_mb 0 1 a 0", "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6" },
+		/* the stripe cache is sized before members lost are counted */
+		{ "fanraid raid6 256 6 rebuild 0 rebuild 1 stripe_cache_mb 1 4 a 0 b 0 - - d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
+		{ "fanraid raid6 256 6 readahead on ra_cache_mb 0 stripe_cache_mb 1 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
+		/* members lost before the readahead cache */
+		{ "fanraid raid6 8 6 rebuild 0 readahead on ra_cache_mb 0 4 a 0 - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
+	};
+	struct rc_array *a = &rc_t_a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(rc_t_parse(a, cases[i].line, 1 << 20),
+				 -EINVAL);
+		assert_string_equal(a->error, cases[i].error);
+	}
 }
 
 int main(void)
@@ -274,7 +475,11 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_dmsetup_table_output),
 		cmocka_unit_test(test_array_parse_takes_length_from_caller),
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
+		cmocka_unit_test(test_array_parse_reads_readahead_and_stripe_cache),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
+		cmocka_unit_test(test_array_parse_takes_at_most_17_feature_words),
+		cmocka_unit_test(test_array_parse_checks_stripe_cache_minimum),
+		cmocka_unit_test(test_array_parse_checks_features_in_targets_order),
 		cmocka_unit_test(test_array_format_round_trips),
 		cmocka_unit_test(test_array_format_orders_features_canonically),
 		cmocka_unit_test(test_array_parse_survives_random_words),
