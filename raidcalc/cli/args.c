@@ -9,7 +9,11 @@
 #include <string.h>
 #include "cli.h"
 
-#define RC_MAX_WORDS	(8 + 2 * FR_MAX_DEVS + 4)
+/*
+ * The longest table: "<start> <len> fanraid <level> <chunk> <#features>",
+ * the most feature words, "<#devs>" and a pair per member.
+ */
+#define RC_MAX_WORDS	(6 + RC_FEATURE_WORDS_MAX + 1 + 2 * FR_MAX_DEVS)
 
 /* "$(dmsetup table x)" arrives as one word: split it on blanks. */
 static int rc_split(char *line, char **words, int max)
@@ -34,6 +38,11 @@ int rc_cli_array(struct rc_opts *o, struct rc_array *a)
 	if (argc == 1 && strpbrk(argv[0], " \t\n")) {
 		argc = rc_split(argv[0], split, RC_MAX_WORDS);
 		argv = split;
+		if (argc < 0) {
+			fprintf(stderr, "raidcalc %s: table: more than the %d words of the longest fanraid table\n",
+				o->verb, RC_MAX_WORDS);
+			return RC_EXIT_USAGE;
+		}
 	}
 	if (argc < 1) {
 		fprintf(stderr, "raidcalc %s: missing table line\n", o->verb);

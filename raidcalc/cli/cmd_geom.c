@@ -6,20 +6,28 @@
  * layout: the rotation drawn as a grid, one line per row; in the option
  * form (--level, --devices, --chunk) first the sizes and mkfs hints.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "cli.h"
 
 int rc_cmd_geom(struct rc_opts *o)
 {
 	const struct fr_geom *g;
 	struct rc_array a;
-	char table[RC_PATH_MAX];
-	int ret = rc_cli_array(o, &a);
+	char *table;
+	int ret = rc_cli_array(o, &a), n;
 
 	if (ret)
 		return ret;
 	g = &a.geom;
-	rc_array_format(&a, table, sizeof(table));
+	/* 64 long member paths and 17 feature words outgrow any fixed buffer */
+	n = rc_array_format(&a, NULL, 0);
+	table = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!table)
+		return rc_cli_fail(&a, n < 0 ? n : -ENOMEM,
+				   "Cannot format the table line");
+	rc_array_format(&a, table, (size_t)n + 1);
 	printf("level %s\n", rc_cli_level(g));
 	printf("devices %u\n", g->ndevs);
 	printf("data_devices %u\n", g->data_devs);
@@ -36,6 +44,7 @@ int rc_cmd_geom(struct rc_opts *o)
 	       (unsigned long long)fr_geom_full_stripe_sectors(g) <<
 	       FR_SECTOR_SHIFT);
 	printf("table %s\n", table);
+	free(table);
 	return RC_EXIT_OK;
 }
 

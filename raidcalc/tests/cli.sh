@@ -59,6 +59,19 @@ t6r="0 $len fanraid raid6 16 2 rebuild 4 6 m0 8 m1 8 m2 8 m3 8 m4 8 m5 8"
 expect 0 "verify warns about a member being rebuilt" "$rc" verify "$t6r"
 grep -q "^m4: member 4 is being rebuilt" err && ok "rebuild warning names the member" || bad "rebuild warning: $(cat err)"
 
+# what the fanraid tool writes: readahead and stripe cache features change
+# no geometry, so the same images verify and read the same
+t6f="0 $len fanraid raid6 16 10 flush_policy dirty readahead on ra_window 8 ra_cache_mb 32 stripe_cache_mb 16 6 m0 8 m1 8 m2 8 m3 8 m4 8 m5 8"
+expect 0 "verify a table with readahead and stripe_cache_mb" "$rc" verify "$t6f"
+grep -q ' 0 bad parity' out && ok "  and finds no bad parity" || bad "verify with features: $(cat out)"
+"$rc" read "$t6f" | cmp -s - img && ok "read a table with readahead and stripe_cache_mb" ||
+	bad "read a table with readahead and stripe_cache_mb"
+expect 0 "geom of a table with readahead and stripe_cache_mb" "$rc" geom "$t6f"
+grep -qx "table ${t6f#0 $len }" out && ok "  prints the table back as given" || bad "geom table: $(grep table out)"
+expect 2 "verify refuses a stripe cache on raid0" "$rc" verify -L 500 "fanraid raid0 8 2 stripe_cache_mb 16 3 z0 0 z1 0 z2 0"
+grep -q ": Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6$" err &&
+	ok "  with the target's message" || bad "stripe cache on raid0: $(cat err)"
+
 expect 0 "build raid0" "$rc" build -L 500 -i img $t0
 "$rc" read -L 500 $t0 | cmp -s - <(head -c $((500 * 512)) img) && ok "raid0 read" || bad "raid0 read"
 expect 2 "verify refuses raid0" "$rc" verify -L 500 $t0
@@ -194,6 +207,13 @@ expect 2 "bad chunk size" "$rc" geom -L 8 fanraid raid0 12 0 1 a 0
 grep -q "table word 3 '12': Invalid chunk size: not a power of two" err &&
 	ok "parse error names the word" || bad "parse error: $(cat err)"
 expect 2 "missing length" "$rc" geom fanraid raid0 8 0 1 a 0
+# the longest table: 17 feature words and 64 members, given as one word
+long="0 1048576 fanraid raid6 8 17 flush_policy drop max_sync_rate 1 rebuild 0 rebuild 63 resync readahead on ra_window 2 ra_cache_mb 3 stripe_cache_mb 4096 64$(for i in $(seq 0 63); do printf ' /dev/disk/by-id/nvme-long-serial-name-%02d 2048' "$i"; done)"
+expect 0 "geom of the longest table" "$rc" geom "$long"
+grep -qx "table ${long#0 1048576 }" out && ok "  prints all of it back" || bad "long table: $(grep table out)"
+expect 2 "a line longer than any table" "$rc" geom "$long x"
+grep -qx "raidcalc geom: table: more than the 152 words of the longest fanraid table" err &&
+	ok "  says so" || bad "long line: $(cat err)"
 expect 2 "missing member file: an I/O error, not a mismatch" "$rc" verify -L 64 fanraid raid6 8 0 4 nope 0 m1 0 m2 0 m3 0
 grep -q "^nope: Cannot open member: No such file or directory" err &&
 	ok "open error starts with the member" || bad "open error: $(cat err)"
