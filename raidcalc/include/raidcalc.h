@@ -187,8 +187,9 @@ struct rc_array {
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
  * (raid6, up to twice), resync (raid6), readahead on|off, ra_window
  * <1-64 stripes>, ra_cache_mb <0-4096>, stripe_cache_mb <MiB> (raid6,
- * fr_r6_stripe_cache_min_mb()..4096). None but rebuild and resync changes
- * what raidcalc does; the rest are kept for rc_array_format(). "- -" as a
+ * fr_r6_stripe_cache_min_mb()..4096). Only rebuild changes what raidcalc
+ * does (it marks members rebuilding); the rest steer the running target,
+ * never the layout, and are kept for rc_array_format(). "- -" as a
  * pair is a missing raid6 member; at most two members may be missing or
  * rebuilding. Messages match the target's.
  *
