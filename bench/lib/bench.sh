@@ -91,7 +91,7 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0)
+	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -212,6 +212,8 @@ members_wipe() { # N
 # --- layers ----------------------------------------------------------------
 
 TARGET="" LAYER_DEV="" SKIP_REASON=""
+# What layer_degrade failed and how the layer reports it, for the .meta.
+FAILED_MEMBERS="" DEGRADED_STATE=""
 # Set when a layer wrote signatures (md superblock, a filesystem) that the
 # next layer must not find; plain dm tables write nothing.
 DIRTY=0
@@ -261,6 +263,14 @@ layer_up() { # LAYER N
 	TARGET="" LAYER_DEV="" SKIP_REASON=""
 	per=$(member_chunks_len "$n" "$chunk")
 	devs=("${MEMBERS[@]:0:$n}")
+	# fail=K is measured only where a degraded state exists; anything else
+	# would be a healthy layer reported as a degraded one.
+	case "${S[fail]}:$layer" in
+	0:* | *:fanraid-raid6 | *:md-raid6) ;;
+	*)
+		SKIP_REASON="fail=${S[fail]}: no degraded state is modelled for $layer, so it is not measured"
+		return 1 ;;
+	esac
 	case $layer in
 	raw)
 		return 0 ;;
@@ -351,6 +361,65 @@ layer_up() { # LAYER N
 	else
 		TARGET=$LAYER_DEV
 	fi
+	return 0
+}
+
+# fail=K: takes members 0 .. K-1 of a RAID6 layer out of service after it
+# is built and before the run, the same indexes on fanraid and md (which
+# member of a row holds data, P or Q rotates, so fixed indexes are fair to
+# both), then checks that the layer says so: a run recorded as degraded
+# must have been. Sets FAILED_MEMBERS and DEGRADED_STATE; returns 1 with
+# SKIP_REASON when a failure is refused or does not show.
+layer_degrade() { # LAYER N
+	local layer=$1 n=$2 k=${S[fail]} i want="" got err
+	FAILED_MEMBERS="" DEGRADED_STATE=""
+	[ "$k" = 0 ] && return 0
+	for ((i = 0; i < k; i++)); do
+		FAILED_MEMBERS="$FAILED_MEMBERS${FAILED_MEMBERS:+,}${MEMBERS[i]}"
+	done
+	case $layer in
+	fanraid-raid6)
+		for ((i = 0; i < k; i++)); do
+			if ! err=$(dmsetup message "$DM_NAME" 0 fail "$i" 2>&1); then
+				SKIP_REASON="NOT DEGRADED: dmsetup message $DM_NAME 0 fail $i refused: $err"
+				return 1
+			fi
+		done
+		# INFO: <start> <len> fanraid <level> <#devs> <health_chars> ...
+		for ((i = 0; i < n; i++)); do
+			[ "$i" -lt "$k" ] && want=${want}D || want=${want}A
+		done
+		got=$(dmsetup status "$DM_NAME" | awk '$3 == "fanraid" { print $6 }')
+		DEGRADED_STATE="health $got"
+		if [ "$got" != "$want" ]; then
+			SKIP_REASON="NOT DEGRADED: fanraid health after fail 0..$((k - 1)) is '$got', expected '$want'"
+			return 1
+		fi ;;
+	md-raid6)
+		for ((i = 0; i < k; i++)); do
+			if ! err=$(mdadm "$MD_DEV" --fail "${MEMBERS[i]}" 2>&1); then
+				SKIP_REASON="NOT DEGRADED: mdadm --fail ${MEMBERS[i]} refused: $(echo "$err" | tail -n1)"
+				return 1
+			fi
+		done
+		# /proc/mdstat: "... [<devs>/<working>] [U_...]", one U per
+		# working member in role order; roles follow --create order.
+		for ((i = 0; i < n; i++)); do
+			[ "$i" -lt "$k" ] && want=${want}_ || want=${want}U
+		done
+		want="[$n/$((n - k))] [$want]"
+		got=$(awk -v md="${LAYER_DEV##*/}" '$1 == md { f = 1; next }
+			f { if (match($0, /\[[0-9]+\/[0-9]+\] \[[U_]+\]/)) print substr($0, RSTART, RLENGTH); exit }' /proc/mdstat)
+		DEGRADED_STATE="mdstat $got"
+		if [ "$got" != "$want" ]; then
+			SKIP_REASON="NOT DEGRADED: /proc/mdstat shows '$got' after --fail of members 0..$((k - 1)), expected '$want'"
+			return 1
+		fi ;;
+	*)
+		SKIP_REASON="fail=$k: no degraded state is modelled for $layer"
+		return 1 ;;
+	esac
+	say "degraded $layer N=$n: members ${FAILED_MEMBERS} failed, $DEGRADED_STATE"
 	return 0
 }
 
@@ -497,6 +566,9 @@ run_one() { # LAYER N
 		echo "chunk_sectors=${S[chunk]}"
 		echo "features=${S[features]}"
 		echo "mkfs=${S[mkfs]}"
+		echo "fail=${S[fail]}"
+		[ -n "$FAILED_MEMBERS" ] && echo "failed_members=$FAILED_MEMBERS"
+		[ -n "$DEGRADED_STATE" ] && echo "degraded_state=$DEGRADED_STATE"
 		[ -b "$LAYER_DEV" ] && echo "read_ahead_kb=$(($(blockdev --getra "$LAYER_DEV") / 2))"
 		[ -b "$LAYER_DEV" ] && echo "io_min=$(blockdev --getiomin "$LAYER_DEV")"
 		[ -b "$LAYER_DEV" ] && echo "io_opt=$(blockdev --getioopt "$LAYER_DEV")"
@@ -525,6 +597,7 @@ run_one() { # LAYER N
 
 	line="measured: ${S[id]} $layer N=$n: $n x ${S[bs]} x qd${S[qd]}"
 	line="$line $([ "${S[direct]}" = 1 ] && echo O_DIRECT || echo buffered) $cache"
+	[ "${S[fail]}" != 0 ] && line="$line degraded (fail=${S[fail]})"
 	[ "${S[fs]}" != none ] && line="$line on ${S[fs]}"
 	line="$line: read $rbw MiB/s, write $wbw MiB/s"
 	if [ "${S[amp]}" = 1 ] && [ "$io" -gt 0 ]; then
@@ -603,6 +676,10 @@ for e in "${entries[@]}"; do
 	if [ "${S[requires]}" = fanraid-raid6 ] && ! have_fanraid_raid6; then
 		whole_skip="requires fanraid raid6, which this dm-fanraid does not accept yet"
 	fi
+	case ${S[fail]} in
+	0 | 1 | 2) ;;
+	*) whole_skip="fail=${S[fail]}: must be 0, 1 or 2 (members failed before the run)" ;;
+	esac
 
 	for n in $counts; do
 		for l in ${S[layers]//,/ }; do
@@ -631,7 +708,7 @@ for e in "${entries[@]}"; do
 				member_stat_paths
 			fi
 			used=1
-			if layer_up "$l" "$n"; then
+			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
 				run_one "$l" "$n"
 			else
 				echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
