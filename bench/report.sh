@@ -330,7 +330,7 @@ flush_table() { # ENTRYFILE...
 					na = split(v["fanraid_status_after"], a, " ")
 					if (na && nb) {
 						# flushes_elided: after mismatch_cnt and the four
-						# readahead counters that follow the members' groups
+						# readahead counters that follow the per-member groups
 						t = 9 + 6 * a[5] + 5
 						el = a[t] - b[t]; sent = 0
 						for (i = 0; i < a[5]; i++)
