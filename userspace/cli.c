@@ -16,12 +16,12 @@
 
 static const struct fr_command fr_commands[] = {
 	{ "create",
-	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--force] DEV...",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--stripe-cache-mb MIB] [--force] DEV...",
 	  "write superblocks on DEVs and start a new array",
 	  2, 1 + FR_MAX_DEVS,
 	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
 	  FR_OPT_READAHEAD | FR_OPT_RA | FR_OPT_RA_WINDOW | FR_OPT_RA_CACHE |
-	  FR_OPT_FORCE,
+	  FR_OPT_STRIPE_CACHE | FR_OPT_FORCE,
 	  fr_cmd_create },
 	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan",
 	  "start an existing array from its members' superblocks",
@@ -153,6 +153,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "ra", required_argument, NULL, 'A' },
 		{ "ra-window", required_argument, NULL, 'W' },
 		{ "ra-cache-mb", required_argument, NULL, 'C' },
+		{ "stripe-cache-mb", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -165,7 +166,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'r', FR_OPT_READAHEAD }, { 'f', FR_OPT_FORCE },
 		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
 		{ 'A', FR_OPT_RA }, { 'W', FR_OPT_RA_WINDOW },
-		{ 'C', FR_OPT_RA_CACHE },
+		{ 'C', FR_OPT_RA_CACHE }, { 'S', FR_OPT_STRIPE_CACHE },
 	};
 	int c, idx;
 	size_t i;
@@ -173,6 +174,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	o->level = UINT32_MAX;
 	o->ra_cache_mb = FR_RA_CACHE_DEFAULT;
+	o->stripe_cache_mb = FR_STRIPE_CACHE_DEFAULT;
 	optind = 0;	/* full reset: the tests parse many command lines */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":l:c:o:r:fu:sjh", longopts,
@@ -257,6 +259,16 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			    o->ra_cache_mb > FR_SB_RA_CACHE_MAX) {
 				fr_err("--ra-cache-mb %s: must be 0 to %d (MiB)",
 				       optarg, FR_SB_RA_CACHE_MAX);
+				goto usage;
+			}
+			break;
+		case 'S':
+			/* the geometry's minimum needs the chunk: create checks it */
+			if (fr_parse_u32(optarg, &o->stripe_cache_mb) ||
+			    !o->stripe_cache_mb ||
+			    o->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB) {
+				fr_err("--stripe-cache-mb %s: must be 1 to %d (MiB)",
+				       optarg, FR_R6_STRIPE_CACHE_MAX_MB);
 				goto usage;
 			}
 			break;

@@ -34,6 +34,7 @@ enum fr_opt_bit {
 	FR_OPT_RA = 1u << 9,
 	FR_OPT_RA_WINDOW = 1u << 10,
 	FR_OPT_RA_CACHE = 1u << 11,
+	FR_OPT_STRIPE_CACHE = 1u << 12,
 };
 
 struct fr_opts {
@@ -46,6 +47,7 @@ struct fr_opts {
 	uint32_t ra_mode;		/* enum fr_ra_mode */
 	uint32_t ra_window;		/* stripes; FR_RA_WINDOW_DEFAULT */
 	uint32_t ra_cache_mb;		/* MiB; FR_RA_CACHE_DEFAULT */
+	uint32_t stripe_cache_mb;	/* MiB, 1..4096; FR_STRIPE_CACHE_DEFAULT */
 	bool force;
 	bool scan;
 	bool json;

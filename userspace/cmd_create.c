@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fanraid create NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE]
- *                [--flush passthrough|drop] [--readahead SIZE] [--force] DEV...
+ *                [--flush passthrough|dirty|drop] [--readahead SIZE]
+ *                [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB]
+ *                [--stripe-cache-mb MIB] [--force] DEV...
  *
  * Two phases: every member is opened exclusively, probed and sized first;
  * only when all of them passed is anything written. Then superblocks, then
@@ -21,9 +23,30 @@
 #include "table.h"
 #include "util.h"
 
+/*
+ * --stripe-cache-mb must hold two RAID6 operations' buffers for this
+ * geometry (fr_r6_stripe_cache_min_mb), or the target refuses the table
+ * after the superblocks are written: say so with the numbers first.
+ */
+static bool stripe_cache_fits(const struct fr_opts *o, uint32_t n,
+			      uint32_t chunk_sectors)
+{
+	uint32_t min = fr_r6_stripe_cache_min_mb(n, chunk_sectors);
+	char chunk[32];
+
+	if (!(o->given & FR_OPT_STRIPE_CACHE) || o->stripe_cache_mb >= min)
+		return true;
+	fr_format_size((uint64_t)chunk_sectors << 9, chunk, sizeof(chunk));
+	fr_err("--stripe-cache-mb %u: raid6 over %u members with %s chunks needs at least %u MiB",
+	       o->stripe_cache_mb, n, chunk, min);
+	return false;
+}
+
 /* Checks that need no device: a bad value here is a usage error. */
 static int check_args(const struct fr_opts *o, const char *name, uint32_t n)
 {
+	uint32_t chunk_sectors = o->chunk ? (uint32_t)(o->chunk >> 9) :
+					    FR_DEFAULT_CHUNK >> 9;
 	enum fr_geom_err gerr;
 
 	if (!fr_name_is_valid(name)) {
@@ -35,9 +58,7 @@ static int check_args(const struct fr_opts *o, const char *name, uint32_t n)
 		fr_err("create: --level is required (0 or 6)");
 		return FR_EXIT_USAGE;
 	}
-	gerr = fr_geom_check_shape(o->level, n,
-				   o->chunk ? (uint32_t)(o->chunk >> 9) :
-					      FR_DEFAULT_CHUNK >> 9);
+	gerr = fr_geom_check_shape(o->level, n, chunk_sectors);
 	if (gerr == FR_GEOM_ETOOFEWDEVS || gerr == FR_GEOM_ETOOMANYDEVS) {
 		fr_err("%s: %u devices: %s", name, n, fr_geom_strerror(gerr));
 		return FR_EXIT_USAGE;
@@ -53,6 +74,13 @@ static int check_args(const struct fr_opts *o, const char *name, uint32_t n)
 		       (unsigned long long)o->readahead);
 		return FR_EXIT_USAGE;
 	}
+	if ((o->given & FR_OPT_STRIPE_CACHE) && o->level != FR_LEVEL_RAID6) {
+		fr_err("--stripe-cache-mb: raid6 only (raid0 has no stripe cache)");
+		return FR_EXIT_USAGE;
+	}
+	/* a chunk from the topology is never smaller than the default */
+	if (!stripe_cache_fits(o, n, chunk_sectors))
+		return FR_EXIT_USAGE;
 	return 0;
 }
 
@@ -197,6 +225,9 @@ int fr_cmd_create(const struct fr_opts *o)
 		fr_warn("%s: member sizes differ (%s to %s); each member contributes what the smallest has",
 			name, s, l);
 	}
+	/* the chunk the plan settled on is the one the target will check */
+	if (!stripe_cache_fits(o, n, plan.chunk_sectors))
+		goto out;
 
 	memset(&sb, 0, sizeof(sb));
 	sb.format_version = FR_SB_FORMAT_VERSION;
@@ -213,6 +244,7 @@ int fr_cmd_create(const struct fr_opts *o)
 	sb.ra_mode = o->ra_mode;
 	sb.ra_window = o->ra_window;
 	sb.ra_cache_mb = o->ra_cache_mb;
+	sb.stripe_cache_mb = o->stripe_cache_mb;
 	sb.ctime = (uint64_t)time(NULL);
 	sb.utime = sb.ctime;
 	if (fr_uuid_generate(sb.array_uuid)) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "probe.h"
+#include "table.h"
 #include "util.h"
 
 static void state_string(uint32_t state, char *buf, size_t len)
@@ -60,9 +61,14 @@ static void print_json(const char *path, const struct fr_sb *sb)
 	       fr_flush_name(sb->flush_policy), sb->readahead_sectors, ct, ut,
 	       ra_mode_name(sb->ra_mode), sb->ra_window);
 	if (sb->ra_cache_mb == FR_RA_CACHE_DEFAULT)
-		printf("\"ra_cache_mb\": null}\n");
+		printf("\"ra_cache_mb\": null, ");
 	else
-		printf("\"ra_cache_mb\": %u}\n", sb->ra_cache_mb);
+		printf("\"ra_cache_mb\": %u, ", sb->ra_cache_mb);
+	/* null: not given (0 in a block from before the field) */
+	if (fr_sb_stripe_cache_given(sb))
+		printf("\"stripe_cache_mb\": %u}\n", sb->stripe_cache_mb);
+	else
+		printf("\"stripe_cache_mb\": null}\n");
 }
 
 static void print_human(const char *path, const struct fr_sb *sb)
@@ -103,7 +109,13 @@ static void print_human(const char *path, const struct fr_sb *sb)
 		printf(", window %u stripes", sb->ra_window);
 	if (sb->ra_cache_mb != FR_RA_CACHE_DEFAULT)
 		printf(", cache %u MiB", sb->ra_cache_mb);
-	printf("\n%17s: %s\n%17s: %s\n", "created", ct, "updated", ut);
+	printf("\n");
+	if (fr_sb_stripe_cache_given(sb))
+		printf("     stripe cache: %u MiB\n", sb->stripe_cache_mb);
+	else if (sb->level == FR_LEVEL_RAID6)
+		printf("     stripe cache: %u MiB (default)\n",
+		       fr_stripe_cache_default_mb(sb->ndevs, sb->chunk_sectors));
+	printf("%17s: %s\n%17s: %s\n", "created", ct, "updated", ut);
 	printf("          version: format %u, layout %u\n", sb->format_version,
 	       sb->layout_version);
 }

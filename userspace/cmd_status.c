@@ -48,6 +48,40 @@ static const char *ra_cache(const struct fr_table *t, char *buf, size_t len)
 	return buf;
 }
 
+/* RAID6 stripe cache size: the table's stripe_cache_mb, or the default. */
+static const char *stripe_cache(const struct fr_table *t, char *buf, size_t len)
+{
+	if (t->stripe_cache_set)
+		snprintf(buf, len, "%u MiB", t->stripe_cache_mb);
+	else
+		snprintf(buf, len, "%u MiB (default)",
+			 fr_stripe_cache_default_mb(t->ndevs, t->chunk_sectors));
+	return buf;
+}
+
+/*
+ * "stripe_cache": null for raid0; held_kib and peak_kib are null when the
+ * target is older than 1.1.0 and does not report them.
+ */
+static void print_json_stripe_cache(const struct fr_table *t,
+				    const struct fr_status *st)
+{
+	if (t->level != FR_LEVEL_RAID6) {
+		printf("\"stripe_cache\": null, ");
+		return;
+	}
+	printf("\"stripe_cache\": {\"mb\": %u, \"default\": %s, ",
+	       t->stripe_cache_set ? t->stripe_cache_mb :
+	       fr_stripe_cache_default_mb(t->ndevs, t->chunk_sectors),
+	       t->stripe_cache_set ? "false" : "true");
+	if (st->has_stripe_cache)
+		printf("\"held_kib\": %llu, \"peak_kib\": %llu}, ",
+		       (unsigned long long)st->stripe_cache_kib,
+		       (unsigned long long)st->stripe_cache_peak_kib);
+	else
+		printf("\"held_kib\": null, \"peak_kib\": null}, ");
+}
+
 static void print_json(const char *name, const char *uuid, uint64_t len,
 		       const struct fr_table *t, const struct fr_status *st,
 		       char (*paths)[FR_PATH_MAX], long ra, bool first)
@@ -86,6 +120,7 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->ra_prefetched,
 		       (unsigned long long)st->ra_wasted,
 		       (unsigned long long)st->flushes_elided);
+	print_json_stripe_cache(t, st);
 	printf("\"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
@@ -118,7 +153,7 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 			const struct fr_table *t, const struct fr_status *st,
 			char (*paths)[FR_PATH_MAX], long ra)
 {
-	char size[32], chunk[32], rd[32], wr[32], win[32], cache[32];
+	char size[32], chunk[32], rd[32], wr[32], win[32], cache[32], sc[32];
 	uint32_t i;
 
 	fr_format_size(len << 9, size, sizeof(size));
@@ -149,6 +184,14 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->ra_hits,
 		       (unsigned long long)st->ra_misses, rd, wr,
 		       (unsigned long long)st->flushes_elided);
+	}
+	if (t->level == FR_LEVEL_RAID6) {
+		printf("  stripe cache %s", stripe_cache(t, sc, sizeof(sc)));
+		if (st->has_stripe_cache)
+			printf(", %llu KiB held, peak %llu KiB",
+			       (unsigned long long)st->stripe_cache_kib,
+			       (unsigned long long)st->stripe_cache_peak_kib);
+		printf("\n");
 	}
 	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s\n", "slot",
 	       "device", "health", "reads", "writes", "read", "written",

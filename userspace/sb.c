@@ -39,6 +39,7 @@ static const char *const fr_sb_errstr[FR_SB_ERR_COUNT] = {
 	[FR_SB_EFAILMASK] = "failed-slot mask names slots beyond the device count",
 	[FR_SB_EFLUSH] = "invalid flush policy",
 	[FR_SB_EREADAHEAD] = "invalid readahead size",
+	[FR_SB_ESTRIPECACHE] = "invalid stripe cache size",
 	[FR_SB_ETIME] = "invalid creation or update time",
 	[FR_SB_ERESERVED] = "reserved bytes are not zero",
 };
@@ -180,6 +181,13 @@ int fr_uuid_parse(const char *s, uint8_t *uuid)
 	return n == FR_UUID_LEN ? 0 : -EINVAL;
 }
 
+/* Whether stripe_cache_mb was chosen; see FR_STRIPE_CACHE_DEFAULT in sb.h. */
+bool fr_sb_stripe_cache_given(const struct fr_sb *sb)
+{
+	return sb->stripe_cache_mb &&
+	       sb->stripe_cache_mb != FR_STRIPE_CACHE_DEFAULT;
+}
+
 static enum fr_sb_err shape_err(enum fr_geom_err err)
 {
 	switch (err) {
@@ -247,6 +255,14 @@ enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 	    (sb->ra_cache_mb > FR_SB_RA_CACHE_MAX &&
 	     sb->ra_cache_mb != FR_RA_CACHE_DEFAULT))
 		return FR_SB_EREADAHEAD;
+	/*
+	 * Only the range: the geometry's minimum is the target's rule and may
+	 * change, and must never turn a superblock into a corrupt one.
+	 */
+	if (fr_sb_stripe_cache_given(sb) &&
+	    (sb->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB ||
+	     sb->level != FR_LEVEL_RAID6))
+		return FR_SB_ESTRIPECACHE;
 	if (!sb->ctime || sb->utime < sb->ctime)
 		return FR_SB_ETIME;
 	return FR_SB_OK;
@@ -284,6 +300,7 @@ enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, uint8_t *buf)
 	put_le64(buf + FR_SB_OFF_UTIME, sb->utime);
 	put_le32(buf + FR_SB_OFF_RA_WINDOW, sb->ra_window);
 	put_le32(buf + FR_SB_OFF_RA_CACHE, sb->ra_cache_mb);
+	put_le32(buf + FR_SB_OFF_STRIPE_CACHE, sb->stripe_cache_mb);
 	put_le32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
 	return FR_SB_OK;
 }
@@ -334,6 +351,7 @@ enum fr_sb_err fr_sb_decode(const uint8_t *buf, struct fr_sb *sb)
 	tmp.ra_mode = get_le32(buf + FR_SB_OFF_RA_MODE);
 	tmp.ra_window = get_le32(buf + FR_SB_OFF_RA_WINDOW);
 	tmp.ra_cache_mb = get_le32(buf + FR_SB_OFF_RA_CACHE);
+	tmp.stripe_cache_mb = get_le32(buf + FR_SB_OFF_STRIPE_CACHE);
 	tmp.ctime = get_le64(buf + FR_SB_OFF_CTIME);
 	tmp.utime = get_le64(buf + FR_SB_OFF_UTIME);
 

@@ -55,7 +55,8 @@
 #define FR_SB_OFF_UTIME		200
 #define FR_SB_OFF_RA_WINDOW	208
 #define FR_SB_OFF_RA_CACHE	212
-#define FR_SB_OFF_RESERVED	216
+#define FR_SB_OFF_STRIPE_CACHE	216
+#define FR_SB_OFF_RESERVED	220
 #define FR_SB_OFF_CRC		(FR_SB_SIZE - 4)
 
 /* State bits; 0 is a clean, complete, stopped array. */
@@ -80,6 +81,12 @@ enum fr_ra_mode {
 #define FR_RA_CACHE_DEFAULT	UINT32_MAX	/* ra_cache_mb not given (0 means no cache) */
 #define FR_SB_RA_WINDOW_MAX	64
 #define FR_SB_RA_CACHE_MAX	4096
+/*
+ * stripe_cache_mb not given. Blocks written before the field existed hold
+ * 0 there, which the target never accepts, so 0 reads as "not given" too
+ * and is kept as it is: old arrays assemble unchanged and round-trip.
+ */
+#define FR_STRIPE_CACHE_DEFAULT	UINT32_MAX
 
 /* The decoded superblock, in host byte order. Sizes are in sectors. */
 struct fr_sb {
@@ -103,6 +110,7 @@ struct fr_sb {
 	uint32_t ra_mode;			/* enum fr_ra_mode: target readahead */
 	uint32_t ra_window;			/* stripes, or FR_RA_WINDOW_DEFAULT */
 	uint32_t ra_cache_mb;			/* MiB, or FR_RA_CACHE_DEFAULT */
+	uint32_t stripe_cache_mb;		/* MiB, or 0/FR_STRIPE_CACHE_DEFAULT */
 	uint64_t ctime;				/* seconds since the epoch */
 	uint64_t utime;
 };
@@ -130,6 +138,7 @@ enum fr_sb_err {
 	FR_SB_EFAILMASK,
 	FR_SB_EFLUSH,
 	FR_SB_EREADAHEAD,
+	FR_SB_ESTRIPECACHE,
 	FR_SB_ETIME,
 	FR_SB_ERESERVED,
 	FR_SB_ERR_COUNT,
@@ -141,6 +150,7 @@ enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, uint8_t *buf);
 enum fr_sb_err fr_sb_decode(const uint8_t *buf, struct fr_sb *sb);
 uint32_t fr_sb_crc(const uint8_t *buf);
 
+bool fr_sb_stripe_cache_given(const struct fr_sb *sb);
 bool fr_name_is_valid(const char *name);
 const char *fr_level_name(uint32_t level);
 const char *fr_flush_name(uint32_t policy);

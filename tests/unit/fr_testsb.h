@@ -37,6 +37,7 @@ static inline void fr_t_sb(struct fr_sb *sb, const char *name, uint32_t level,
 			    (ndevs - fr_level_parity_devs(level));
 	sb->events = 1;
 	sb->ra_cache_mb = FR_RA_CACHE_DEFAULT;	/* 0 would mean "no cache" */
+	sb->stripe_cache_mb = FR_STRIPE_CACHE_DEFAULT;
 	sb->ctime = sb->utime = 1700000000;
 }
 

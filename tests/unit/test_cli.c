@@ -79,6 +79,8 @@ static void test_opts_parses_uuid_and_json(void **state)
 	assert_int_equal(o.flush_policy, FR_FLUSH_DIRTY);
 	assert_int_equal(o.ra_mode, FR_RA_DEFAULT);
 	assert_true(o.ra_cache_mb == FR_RA_CACHE_DEFAULT);
+	assert_true(o.stripe_cache_mb == FR_STRIPE_CACHE_DEFAULT);
+	assert_false(o.given & FR_OPT_STRIPE_CACHE);
 }
 
 static void test_opts_parses_target_readahead(void **state)
@@ -102,6 +104,47 @@ static void test_opts_parses_target_readahead(void **state)
 	assert_int_equal(t_parse("create", badwin, T_ARGC(badwin), &o), FR_EXIT_USAGE);
 	assert_int_equal(t_parse("create", bigwin, T_ARGC(bigwin), &o), FR_EXIT_USAGE);
 	assert_int_equal(t_parse("create", bigcache, T_ARGC(bigcache), &o), FR_EXIT_USAGE);
+	assert_int_equal(t_parse("assemble", notcreate, T_ARGC(notcreate), &o),
+			 FR_EXIT_USAGE);
+}
+
+/* --stripe-cache-mb takes 1 to 4096 MiB; the geometry is checked by create. */
+static void test_opts_parses_stripe_cache_mb(void **state)
+{
+	char *lo[] = { "create", "x", "-l", "6", "--stripe-cache-mb", "1",
+		       "/dev/a", NULL };
+	char *hi[] = { "create", "x", "-l", "6", "--stripe-cache-mb=4096",
+		       "/dev/a", NULL };
+	char *bad[][7] = {
+		{ "create", "x", "--stripe-cache-mb", "0", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "4097", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "-1", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "64M", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "064", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "", "/dev/a", NULL },
+		{ "create", "x", "--stripe-cache-mb", "4294967360", "/dev/a",
+		  NULL },
+	};
+	char *twice[] = { "create", "x", "--stripe-cache-mb", "64",
+			  "--stripe-cache-mb", "64", "/dev/a", NULL };
+	char *novalue[] = { "create", "x", "/dev/a", "--stripe-cache-mb", NULL };
+	char *notcreate[] = { "assemble", "x", "--stripe-cache-mb", "64", NULL };
+	struct fr_opts o;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(t_parse("create", lo, T_ARGC(lo), &o), 0);
+	assert_int_equal(o.stripe_cache_mb, 1);
+	assert_true(o.given & FR_OPT_STRIPE_CACHE);
+	assert_int_equal(t_parse("create", hi, T_ARGC(hi), &o), 0);
+	assert_int_equal(o.stripe_cache_mb, FR_R6_STRIPE_CACHE_MAX_MB);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (t_parse("create", bad[i], 5, &o) != FR_EXIT_USAGE)
+			fail_msg("accepted --stripe-cache-mb '%s'", bad[i][3]);
+	assert_int_equal(t_parse("create", twice, T_ARGC(twice), &o),
+			 FR_EXIT_USAGE);
+	assert_int_equal(t_parse("create", novalue, T_ARGC(novalue), &o),
+			 FR_EXIT_USAGE);
 	assert_int_equal(t_parse("assemble", notcreate, T_ARGC(notcreate), &o),
 			 FR_EXIT_USAGE);
 }
@@ -181,6 +224,26 @@ static void test_main_exit_codes_for_usage_errors(void **state)
 	assert_int_equal(fr_main(7, (char *[]){ "fanraid", "create", "x", "-l",
 					       "6", "/dev/a", "/dev/b", NULL }),
 			 FR_EXIT_USAGE);
+	/* --stripe-cache-mb: raid6 only, and large enough for the geometry */
+	assert_int_equal(fr_main(9, (char *[]){ "fanraid", "create", "x", "-l",
+					       "0", "--stripe-cache-mb", "64",
+					       "/dev/a", "/dev/b", NULL }),
+			 FR_EXIT_USAGE);
+	{
+		char *argv[3 + 6 + FR_MAX_DEVS + 1] = { "fanraid", "create",
+			"x", "-l", "6", "--stripe-cache-mb", "16", "--chunk",
+			"128K" };
+		int i;
+
+		/* 64 members with 128 KiB windows need 17 MiB */
+		for (i = 0; i < FR_MAX_DEVS; i++)
+			argv[9 + i] = "/dev/null";
+		assert_int_equal(fr_main(9 + FR_MAX_DEVS, argv), FR_EXIT_USAGE);
+		/* 8 KiB chunks make 8 KiB windows, but 0 is never enough */
+		argv[6] = "0";
+		argv[8] = "8K";
+		assert_int_equal(fr_main(9 + FR_MAX_DEVS, argv), FR_EXIT_USAGE);
+	}
 	assert_int_equal(fr_main(4, (char *[]){ "fanraid", "assemble", "--scan",
 					       "name", NULL }),
 			 FR_EXIT_USAGE);
@@ -271,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_opts_accepts_options_anywhere),
 		cmocka_unit_test(test_opts_parses_uuid_and_json),
 		cmocka_unit_test(test_opts_parses_target_readahead),
+		cmocka_unit_test(test_opts_parses_stripe_cache_mb),
 		cmocka_unit_test(test_opts_rejects_usage_errors),
 		cmocka_unit_test(test_opts_help_skips_argument_count),
 		cmocka_unit_test(test_main_exit_codes_for_usage_errors),

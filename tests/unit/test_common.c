@@ -178,6 +178,31 @@ static void test_table_from_members_carries_readahead_choices(void **state)
 			    "4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
 }
 
+/*
+ * stripe_cache_mb reaches the table only when create chose it; 0, as a
+ * superblock from before the field holds, is not a choice.
+ */
+static void test_table_from_members_carries_stripe_cache(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t;
+
+	(void)state;
+	fr_table_from_members(t_slots, T_N, &t);
+	assert_false(t.stripe_cache_set);
+	t_m[0].sb.stripe_cache_mb = 0;
+	fr_table_from_members(t_slots, T_N, &t);
+	assert_false(t.stripe_cache_set);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 8 0 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+	t_m[0].sb.stripe_cache_mb = 128;
+	fr_table_from_members(t_slots, T_N, &t);
+	assert_true(t.stripe_cache_set);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 8 2 stripe_cache_mb 128 "
+			    "4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+}
+
 static void test_dm_uuid_is_prefixed_array_uuid(void **state)
 {
 	uint8_t u[FR_UUID_LEN], back[FR_UUID_LEN];
@@ -205,6 +230,7 @@ int main(void)
 		T(test_members_write_reports_io_errors),
 		T(test_table_from_members_marks_empty_slots_missing),
 		T(test_table_from_members_carries_readahead_choices),
+		T(test_table_from_members_carries_stripe_cache),
 		T(test_dm_uuid_is_prefixed_array_uuid),
 	};
 

@@ -97,6 +97,7 @@ static void t_sb(struct fr_sb *sb)
 	sb->ra_mode = FR_RA_OFF;
 	sb->ra_window = 8;
 	sb->ra_cache_mb = FR_RA_CACHE_DEFAULT;
+	sb->stripe_cache_mb = FR_STRIPE_CACHE_DEFAULT;
 	sb->ctime = 1700000000;
 	sb->utime = 1700000100;
 }
@@ -178,7 +179,9 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	assert_int_equal(t_get64(buf + 200), 1700000100);
 	assert_int_equal(buf[208], 8);		/* ra_window */
 	assert_int_equal(t_get64(buf + 208) >> 32, 0xffffffff); /* ra_cache_mb default */
-	assert_int_equal(FR_SB_OFF_RESERVED, 216);
+	assert_int_equal(FR_SB_OFF_STRIPE_CACHE, 216);
+	assert_int_equal(t_get64(buf + 212) >> 32, 0xffffffff); /* stripe_cache_mb default */
+	assert_int_equal(FR_SB_OFF_RESERVED, 220);
 	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
 		assert_int_equal(buf[i], 0);
 }
@@ -295,6 +298,10 @@ static const struct t_corrupt t_corruptions[] = {
 	{ "ra mode 3", FR_SB_OFF_RA_MODE, 4, 3, FR_SB_EREADAHEAD },
 	{ "ra window 65", FR_SB_OFF_RA_WINDOW, 4, 65, FR_SB_EREADAHEAD },
 	{ "ra cache 4097", FR_SB_OFF_RA_CACHE, 4, 4097, FR_SB_EREADAHEAD },
+	{ "stripe cache on raid0", FR_SB_OFF_STRIPE_CACHE, 4, 64,
+	  FR_SB_ESTRIPECACHE },
+	{ "stripe cache 0xfffffffe", FR_SB_OFF_STRIPE_CACHE, 4, 0xfffffffe,
+	  FR_SB_ESTRIPECACHE },
 	{ "ctime 0", FR_SB_OFF_CTIME, 8, 0, FR_SB_ETIME },
 	{ "utime before ctime", FR_SB_OFF_UTIME, 8, 1600000000, FR_SB_ETIME },
 	{ "reserved first", FR_SB_OFF_RESERVED, 1, 1, FR_SB_ERESERVED },
@@ -327,6 +334,74 @@ static void test_sb_rejects_each_corrupted_field(void **state)
 		/* a refused block leaves the caller's struct alone */
 		assert_memory_equal(&sb, &before, sizeof(sb));
 	}
+}
+
+/* A raid6 block with @mb at FR_SB_OFF_STRIPE_CACHE and a valid CRC. */
+static void t_block_raid6_stripe_cache(uint8_t *buf, uint32_t mb)
+{
+	struct fr_sb sb;
+
+	t_sb(&sb);
+	sb.level = FR_LEVEL_RAID6;
+	sb.array_sectors = 2ull * sb.member_sectors;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_OK);
+	t_put32(buf + FR_SB_OFF_STRIPE_CACHE, mb);
+	t_fix_crc(buf);
+}
+
+/* stripe_cache_mb: 1..4096 on raid6, or not given (all ones). */
+static void test_sb_stripe_cache_round_trips_and_is_bounded(void **state)
+{
+	static const uint32_t ok[] = { 1, 64, 4096, FR_STRIPE_CACHE_DEFAULT };
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	struct fr_sb sb;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		t_block_raid6_stripe_cache(buf, ok[i]);
+		assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_OK);
+		assert_int_equal(sb.stripe_cache_mb, ok[i]);
+		assert_int_equal(fr_sb_stripe_cache_given(&sb),
+				 ok[i] != FR_STRIPE_CACHE_DEFAULT);
+		assert_int_equal(fr_sb_encode(&sb, again), FR_SB_OK);
+		assert_memory_equal(buf, again, FR_SB_SIZE);
+	}
+	t_block_raid6_stripe_cache(buf, FR_R6_STRIPE_CACHE_MAX_MB + 1);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ESTRIPECACHE);
+	/* the encoder refuses what the decoder refuses */
+	t_sb(&sb);
+	sb.stripe_cache_mb = 64;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ESTRIPECACHE);
+	sb.level = FR_LEVEL_RAID6;
+	sb.array_sectors = 2ull * sb.member_sectors;
+	sb.stripe_cache_mb = 4097;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ESTRIPECACHE);
+}
+
+/*
+ * A block from before stripe_cache_mb has zeros at its offset: it reads as
+ * not given, on raid0 and raid6, and is written back byte for byte as it
+ * was, so an old tool can still read it.
+ */
+static void test_sb_old_zeroed_stripe_cache_reads_as_not_given(void **state)
+{
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_block_raid6_stripe_cache(buf, 0);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_OK);
+	assert_int_equal(sb.stripe_cache_mb, 0);
+	assert_false(fr_sb_stripe_cache_given(&sb));
+	assert_int_equal(fr_sb_encode(&sb, again), FR_SB_OK);
+	assert_memory_equal(buf, again, FR_SB_SIZE);
+
+	t_block(buf);
+	t_put32(buf + FR_SB_OFF_STRIPE_CACHE, 0);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_OK);
+	assert_false(fr_sb_stripe_cache_given(&sb));
 }
 
 /* raid6 needs four members; the table above only tries raid0. */
@@ -397,8 +472,8 @@ static void test_sb_fuzz_decoder_never_accepts_garbage(void **state)
 		t_block(buf);
 		for (k = 0; k < flips; k++) {
 			uint64_t rr = rc_t_rand(&seed);
-			/* bias towards the fields: most action is in bytes 0..215 */
-			size_t off = rr & 1 ? (rr >> 8) % 216 :
+			/* bias towards the fields: most action is in bytes 0..219 */
+			size_t off = rr & 1 ? (rr >> 8) % FR_SB_OFF_RESERVED :
 					      (rr >> 8) % FR_SB_SIZE;
 
 			if (rr & 2)
@@ -491,6 +566,8 @@ int main(void)
 		cmocka_unit_test(test_sb_rejects_bad_crc_anywhere),
 		cmocka_unit_test(test_sb_rejects_unknown_version),
 		cmocka_unit_test(test_sb_rejects_each_corrupted_field),
+		cmocka_unit_test(test_sb_stripe_cache_round_trips_and_is_bounded),
+		cmocka_unit_test(test_sb_old_zeroed_stripe_cache_reads_as_not_given),
 		cmocka_unit_test(test_sb_rejects_raid6_below_four_members),
 		cmocka_unit_test(test_sb_encode_refuses_invalid_struct),
 		cmocka_unit_test(test_sb_every_error_has_its_own_message),
