@@ -16,10 +16,13 @@
 #
 # Per scenario: MiB/s per layer per N with the scaling efficiency
 # T(N) / (N x T(1)) in brackets, the raw ceiling (every member driven on its
-# own, no striping), the ideal N x raw(1), and fanraid / dm-stripe and
-# fanraid / md ratios. Extra tables: operation latencies (mixed-tree jobs),
-# one line per second and a stall report (large-writes), write
-# amplification (entries with amp=1).
+# own, no striping), the ideal N x raw(1), and fanraid / dm-stripe,
+# fanraid / md RAID0 and fanraid RAID6 / md RAID6 ratios; entries run
+# degraded (fail=K) say so under their title. Extra tables: operation
+# latencies (mixed-tree jobs), one line per second and a stall report
+# (large-writes), write amplification (entries with amp=1), and RAID6
+# healthy and degraded side by side with the fanraid / md ratio (when a
+# degraded entry ran).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,6 +69,7 @@ scenario_table() { # ID DIR
 	direct=$(entry_key "$e" direct 1)
 	member=$(entry_key "$e" member 76)
 	runtime=$(entry_key "$e" runtime 10)
+	fail=$(entry_key "$e" fail 0)
 	mode=$(sed -n 's/^mode=//p' "$d"/*.meta 2>/dev/null | head -n1)
 
 	cache=$(sed -n 's/^cache=//p' "$d"/*.meta 2>/dev/null | sort -u)
@@ -80,6 +84,10 @@ scenario_table() { # ID DIR
 		echo "   members: null_blk mbps=$member (the cap rounds down to whole requests per 20 ms; raw N=1 is the real per-member rate)"
 	else
 		echo "   members: $(sed -n 's/^members=//p' "$d"/*.meta | sort | tail -n1)"
+	fi
+	if [ "$fail" != 0 ]; then
+		echo "   DEGRADED: fail=$fail, member$([ "$fail" = 1 ] && echo " 0" || echo "s 0..$((fail - 1))")" \
+			"failed before every run (checked: fanraid health D, md /proc/mdstat)"
 	fi
 	scenario_rows "$d" "$layers" | awk -v id="$id" -v layers="$layers" \
 		-v csv="$csv" -v dat="$dir/$id.dat" -v job="$job" -v fs="$fs" \
@@ -105,11 +113,13 @@ scenario_table() { # ID DIR
 		}
 		# The rate of one member: raw ceiling at the smallest N, divided by N.
 		raw1 = (("raw", ns[1]) in mibs) ? mibs["raw", ns[1]] / ns[1] : ""
-		hasfr = 0; hasds = 0; hasmd = 0
+		hasfr = 0; hasds = 0; hasmd = 0; hasfr6 = 0; hasmd6 = 0
 		for (k = 1; k <= nl; k++) {
 			if (L[k] == "fanraid") hasfr = 1
 			if (L[k] == "dm-stripe") hasds = 1
 			if (L[k] == "md-raid0") hasmd = 1
+			if (L[k] == "fanraid-raid6") hasfr6 = 1
+			if (L[k] == "md-raid6") hasmd6 = 1
 		}
 		hdr = sprintf("%4s", "N")
 		for (k = 1; k <= nl; k++)
@@ -117,6 +127,7 @@ scenario_table() { # ID DIR
 		if (raw1 != "") hdr = hdr sprintf(" | %-9s", "ideal")
 		if (hasfr && hasds) hdr = hdr " | fr/dm-stripe"
 		if (hasfr && hasmd) hdr = hdr " | fr/md"
+		if (hasfr6 && hasmd6) hdr = hdr " | fr6/md6"
 		print hdr
 		gsub(/[^|]/, "-", hdr)
 		print hdr
@@ -157,6 +168,9 @@ scenario_table() { # ID DIR
 			if (hasfr && hasmd)
 				line = line sprintf(" | %6s", (("fanraid", n) in mibs && ("md-raid0", n) in mibs && mibs["md-raid0", n] > 0) ? \
 					sprintf("%.2f", mibs["fanraid", n] / mibs["md-raid0", n]) : "-")
+			if (hasfr6 && hasmd6)
+				line = line sprintf(" | %8s", (("fanraid-raid6", n) in mibs && ("md-raid6", n) in mibs && mibs["md-raid6", n] > 0) ? \
+					sprintf("%.2f", mibs["fanraid-raid6", n] / mibs["md-raid6", n]) : "-")
 			print line
 		}
 		close(dat)
@@ -271,7 +285,7 @@ fanraid_table() { # DIR
 	local m
 	ls "$1"/fanraid*.meta >/dev/null 2>&1 || return 0
 	echo "   fanraid counters (difference over the run, summed over members)"
-	printf '     %-14s %4s %9s %9s %8s %8s %8s %8s %10s %9s\n' layer N "reads" "avg KiB" writes "avg KiB" flushes "ra hits" "ra fetch MiB" "ra waste"
+	printf '     %-14s %4s %-8s %9s %9s %8s %8s %8s %8s %10s %9s\n' layer N health "reads" "avg KiB" writes "avg KiB" flushes "ra hits" "ra fetch MiB" "ra waste"
 	for m in "$1"/fanraid*.meta; do
 		awk -F= '
 			$1 == "layer" { layer = $2 }
@@ -295,7 +309,17 @@ fanraid_table() { # DIR
 				} else {
 					ra = sprintf("%8s %10s %9s", "-", "-", "-")
 				}
-				printf "     %-14s %4d %9d %9.1f %8d %8.1f %8d %s\n", layer, n, r,
+				# Health after the run, one A/a/D per member; counted
+				# past 8 members (2D14A).
+				h = a[6]
+				if (length(h) > 8) {
+					h = ""
+					nd = gsub(/D/, "D", a[6]); nr = gsub(/a/, "a", a[6]); ok = gsub(/A/, "A", a[6])
+					if (nd) h = h nd "D"
+					if (nr) h = h nr "a"
+					if (ok) h = h ok "A"
+				}
+				printf "     %-14s %4d %-8s %9d %9.1f %8d %8.1f %8d %s\n", layer, n, h, r,
 					r ? rs / r / 2 : 0, w, w ? ws / w / 2 : 0, f, ra
 			}' "$m"
 	done | sort -k2,2n -k1,1
@@ -350,6 +374,36 @@ flush_table() { # ENTRYFILE...
 	done | sort -k3,3n -s
 }
 
+# RAID6 healthy and degraded side by side: one row per N of every entry
+# that ran fanraid-raid6 and md-raid6, with its fail=K and the ratio.
+raid6_table() { # ENTRYFILE...
+	local e d id job bs qd fail layers
+	for e in "$@"; do
+		layers=,$(entry_key "$e" layers ""),
+		case $layers in *,fanraid-raid6,*) ;; *) continue ;; esac
+		case $layers in *,md-raid6,*) ;; *) continue ;; esac
+		d=$(dirname "$e")
+		id=${d##*/}
+		job=$(entry_key "$e" job "")
+		bs=$(entry_key "$e" bs 1M)
+		qd=$(entry_key "$e" qd 32)
+		fail=$(entry_key "$e" fail 0)
+		scenario_rows "$d" fanraid-raid6,md-raid6 | awk -v id="$id" \
+			-v job="$job" -v bs="$bs" -v qd="$qd" -v fail="$fail" '
+			{ t[$1, $2] = $3 + $4; if (!($2 in seen)) { seen[$2] = 1; ns[++nn] = $2 } }
+			END {
+				for (i = 1; i <= nn; i++) {
+					n = ns[i]
+					fr = ((("fanraid-raid6", n) in t)) ? sprintf("%.1f", t["fanraid-raid6", n]) : "skipped"
+					md = ((("md-raid6", n) in t)) ? sprintf("%.1f", t["md-raid6", n]) : "skipped"
+					r = (fr != "skipped" && md != "skipped" && md > 0) ? sprintf("%.2f", fr / md) : "-"
+					printf "     %-10s %-3s %3s %4s %4d %13s %9s %8s   %s\n", job, bs, qd,
+						(fail == 0 ? "0" : fail), n, fr, md, r, id
+				}
+			}'
+	done | sort -k1,1 -k4,4n -k5,5n -s
+}
+
 # Write amplification: bytes the members wrote over bytes fio wrote.
 amp_table() { # DIR LAYERS
 	echo "   write amplification (member bytes written / application bytes written)"
@@ -379,6 +433,16 @@ amp_table() { # DIR LAYERS
 		scenario_plot "$id"
 		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"
 	done
+	rows=$(raid6_table "${entries[@]}")
+	if [ -n "$rows" ] && echo "$rows" | awk '$4 != 0 { f = 1 } END { exit !f }'; then
+		echo
+		echo "== RAID6 healthy and degraded: fanraid-raid6 against md-raid6, same members, same run"
+		printf '     %-10s %-3s %3s %4s %4s %13s %9s %8s   %s\n' job bs qd fail N \
+			"fanraid-raid6" "md-raid6" "fr6/md6" entry
+		echo "$rows"
+		echo "   MiB/s; fail: members failed before the run (0 = healthy); fr6/md6 above 1.00:"
+		echo "   fanraid is faster. Member speeds differ between read and write entries (see each table)."
+	fi
 	rows=$(flush_table "${entries[@]}")
 	if [ -n "$rows" ]; then
 		echo
