@@ -533,7 +533,7 @@ run_one() { # LAYER N
 			}')
 	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
-	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%d", s }')
+	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%.0f", s }')
 	local rios wios flios
 	set -- $before
 	rd=$1 wr=$2 rios=$3 wios=$4 flios=$5
@@ -545,7 +545,7 @@ run_one() { # LAYER N
 	# delivered less than 90% of what fio read was partly served from the
 	# page cache (the file wrapped within the run).
 	local appr
-	appr=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.io_bytes=/ { s += $2 } END { printf "%d", s }')
+	appr=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.io_bytes=/ { s += $2 } END { printf "%.0f", s }')
 	if [ "$appr" -gt 0 ] && [ $((rd * 512 * 10)) -lt $((appr * 9)) ]; then
 		cache="warm ($((100 - rd * 512 * 100 / appr))% of reads from page cache)"
 	fi
