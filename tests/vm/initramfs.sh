@@ -27,7 +27,7 @@ build=${BUILD:-$top/build}
 tools="bash dmsetup fio mkfs.ext4 mke2fs e2fsck tune2fs dumpe2fs debugfs
 mkfs.xfs xfs_repair xfs_db mkfs.btrfs btrfs mdadm blockdev blkid wipefs
 losetup fallocate blkdiscard mount umount dmesg cmp sha256sum md5sum dd head tail stat timeout
-truncate seq sort od cksum sync kmod jq"
+truncate seq sort od cksum sync kmod jq env"
 
 # Stock modules, resolved with their dependencies. dm-stripe and dm-linear
 # are built into dm-mod.
@@ -208,6 +208,15 @@ build_overlay() {
 			copy_path "$root" "$lib"
 		done
 	done
+
+	# The benchmark, so its real-drive mode can run on the VM's devices.
+	if [ -d "$top/bench" ]; then
+		mkdir -p "$root/bench/lib" "$root/bench/jobs"
+		cp "$top"/bench/run.sh "$top"/bench/report.sh "$top"/bench/scenarios \
+			"$root/bench/"
+		cp "$top"/bench/lib/* "$root/bench/lib/"
+		cp "$top"/bench/jobs/*.fio "$root/bench/jobs/"
+	fi
 
 	for ko in "$top"/dm-target/*.ko; do
 		[ -f "$ko" ] || continue
