@@ -41,8 +41,8 @@ static const struct fr_command fr_commands[] = {
 	  "rebuild a dead or missing raid6 member onto DEV",
 	  3, 3, FR_OPT_FORCE, fr_cmd_replace },
 	{ "set",
-	  "NAME [readahead on|off] [ra-window 1-64] [read-ahead-kb KIB|auto]",
-	  "retune readahead of a running array and record it in the superblocks",
+	  "NAME [readahead on|off] [ra-window 1-64] [read-ahead-kb KIB|auto] [stripe-cache-mb MIB]",
+	  "retune readahead or the stripe cache of a running array, recorded in the superblocks",
 	  2, -1, 0, fr_cmd_set },
 };
 

@@ -76,6 +76,7 @@ void fr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fr_json_string(FILE *f, const char *s);
 
 struct fr_member;
+struct fr_status;
 struct fr_table;
 struct fr_table_dev;
 struct fr_dm_info;
@@ -123,6 +124,8 @@ struct fr_settings {
 	bool read_ahead_kb_given;
 	bool read_ahead_kb_auto;	/* two full stripes */
 	uint32_t read_ahead_kb;		/* when not auto */
+	bool stripe_cache_given;
+	uint32_t stripe_cache_mb;	/* 1..4096: a table reload, raid6 only */
 };
 
 #define FR_SET_READ_AHEAD_KB_MAX	(FR_SB_MAX_READAHEAD / 2)
@@ -130,5 +133,7 @@ struct fr_settings {
 int fr_set_parse(int argc, char **argv, struct fr_settings *s);
 uint64_t fr_set_auto_kb(uint32_t level, uint32_t ndevs,
 			uint32_t chunk_sectors);
+void fr_set_reload_table(struct fr_table *t, const struct fr_status *st,
+			 uint32_t stripe_cache_mb);
 
 #endif /* FR_CLI_H */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fanraid set NAME SETTING VALUE [SETTING VALUE]...: retune readahead on a
- * running array.
+ * fanraid set NAME SETTING VALUE [SETTING VALUE]...: retune a running array.
  *
  *   readahead on|off	the target's readahead queues (message "readahead")
  *   ra-window N	its window, 1 to 64 stripes (message "ra_window")
  *   read-ahead-kb N|auto
  *			the block device's readahead (sysfs read_ahead_kb);
  *			auto is two full stripes, the kernel's io_opt rule
+ *   stripe-cache-mb N	the raid6 stripe cache, 1 to 4096 MiB: a table
+ *			feature, so the table is reloaded as replace does
  *
  * Every setting is checked before anything is touched. Each one the kernel
  * took is then recorded in the members' superblocks, as fail does, so the
@@ -21,6 +22,7 @@
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "status.h"
 #include "table.h"
 #include "util.h"
 
@@ -59,7 +61,7 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 
 	memset(s, 0, sizeof(*s));
 	if (!argc) {
-		fr_err("set: no setting given (readahead, ra-window or read-ahead-kb)");
+		fr_err("set: no setting given (readahead, ra-window, read-ahead-kb or stripe-cache-mb)");
 		return -EINVAL;
 	}
 	for (i = 0; i < argc; i += 2) {
@@ -73,8 +75,10 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 			given = &s->ra_window_given;
 		else if (!strcmp(key, "read-ahead-kb"))
 			given = &s->read_ahead_kb_given;
+		else if (!strcmp(key, "stripe-cache-mb"))
+			given = &s->stripe_cache_given;
 		else {
-			fr_err("%s: unknown setting (readahead, ra-window or read-ahead-kb)",
+			fr_err("%s: unknown setting (readahead, ra-window, read-ahead-kb or stripe-cache-mb)",
 			       key);
 			return -EINVAL;
 		}
@@ -99,6 +103,14 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 				       val, FR_SB_RA_WINDOW_MAX);
 				return -EINVAL;
 			}
+		} else if (given == &s->stripe_cache_given) {
+			if (fr_parse_u32(val, &s->stripe_cache_mb) ||
+			    !s->stripe_cache_mb ||
+			    s->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB) {
+				fr_err("stripe-cache-mb %s: must be 1 to %d (MiB)",
+				       val, FR_R6_STRIPE_CACHE_MAX_MB);
+				return -EINVAL;
+			}
 		} else if (!strcmp(val, "auto")) {
 			s->read_ahead_kb_auto = true;
 		} else if (fr_parse_u32(val, &s->read_ahead_kb) ||
@@ -109,6 +121,111 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The running table @t made fit to load again with @stripe_cache_mb. A new
+ * table starts every background pass from the beginning, so it keeps only
+ * what @st says still runs: resync while the action is resync, rebuild of
+ * members still being rebuilt (a). A member the target failed (D) becomes
+ * missing, or the new table would bring it back as if it were in sync.
+ */
+void fr_set_reload_table(struct fr_table *t, const struct fr_status *st,
+			 uint32_t stripe_cache_mb)
+{
+	uint32_t i;
+
+	t->stripe_cache_set = true;
+	t->stripe_cache_mb = stripe_cache_mb;
+	t->resync = t->resync && !strcmp(st->action, "resync");
+	t->rebuild_mask = 0;
+	for (i = 0; i < t->ndevs; i++) {
+		if (st->health[i] == 'a')
+			t->rebuild_mask |= 1ull << i;
+		if (st->health[i] == 'D') {
+			memset(&t->devs[i], 0, sizeof(t->devs[i]));
+			t->devs[i].missing = true;
+		}
+	}
+}
+
+/*
+ * Checks that @mb suits the array before anything changes: raid6, and at
+ * least the geometry's minimum, which the target would refuse to load.
+ */
+static int check_stripe_cache(const char *name, const struct fr_table *t,
+			      uint32_t mb)
+{
+	uint32_t min;
+	char chunk[32];
+
+	if (t->level != FR_LEVEL_RAID6) {
+		fr_err("%s: stripe-cache-mb needs raid6 (raid0 has no stripe cache)",
+		       name);
+		return -EINVAL;
+	}
+	min = fr_r6_stripe_cache_min_mb(t->ndevs, t->chunk_sectors);
+	if (mb < min) {
+		fr_format_size((uint64_t)t->chunk_sectors << 9, chunk,
+			       sizeof(chunk));
+		fr_err("%s: stripe-cache-mb %u: raid6 over %u members with %s chunks needs at least %u MiB",
+		       name, mb, t->ndevs, chunk, min);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Loads @t again with the new stripe cache (fr_set_reload_table) and
+ * resumes it, as replace does. On success @t is the table now running.
+ * A reload the kernel refuses leaves the old table running untouched.
+ */
+static int reload_stripe_cache(const char *name, struct fr_table *t,
+			       uint64_t len, uint32_t mb)
+{
+	char params[FR_TABLE_MAX];
+	struct fr_dm_target info;
+	struct fr_status st;
+	struct fr_table nt = *t;
+	int ret;
+
+	ret = fr_dm_status(name, FR_DM_INFO, &info);
+	if (ret || fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
+		fr_err("%s: cannot read member health", name);
+		return ret ? ret : -EINVAL;
+	}
+	/* a reload would end the pass without a word: let the user decide */
+	if (!strcmp(st.action, "check") || !strcmp(st.action, "repair")) {
+		fr_err("%s: a %s is running; wait for it, or stop it (dmsetup message %s 0 idle), then retry",
+		       name, st.action, name);
+		return -EBUSY;
+	}
+	fr_set_reload_table(&nt, &st, mb);
+	if (fr_table_build(&nt, params, sizeof(params))) {
+		fr_err("%s: cannot build the table line (more than two members dead or rebuilding?)",
+		       name);
+		return -EINVAL;
+	}
+	ret = fr_dm_check_version(&nt);
+	if (ret)
+		return ret;
+	ret = fr_dm_reload(name, len, params);
+	if (ret) {
+		fr_err("%s: loading table '%s' failed: %s (see dmesg); the old table still runs",
+		       name, params, strerror(-ret));
+		return ret;
+	}
+	ret = fr_dm_resume(name);
+	if (ret) {
+		fr_err("%s: resuming with the new table failed: %s (the device may be left suspended: dmsetup resume %s)",
+		       name, strerror(-ret), name);
+		return ret;
+	}
+	if (nt.resync || nt.rebuild_mask)
+		fr_warn("%s: the running %s starts again from the beginning",
+			name, nt.resync ? "resync" : "rebuild");
+	*t = nt;
 	return 0;
 }
 
@@ -168,6 +285,8 @@ static int record(const char *name, const struct fr_table *t,
 			m[i].sb.ra_window = want->ra_window;
 		if (done->read_ahead_kb_given)
 			m[i].sb.readahead_sectors = want->readahead_sectors;
+		if (done->stripe_cache_given)
+			m[i].sb.stripe_cache_mb = want->stripe_cache_mb;
 	}
 	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
 	for (i = 0; i < t->ndevs; i++)
@@ -182,9 +301,11 @@ static int record(const char *name, const struct fr_table *t,
 
 /*
  * Applies @s in the order the kernel should see it, stopping at the first
- * failure; @done and @want say what was applied, for the superblocks.
+ * failure; @done and @want say what was applied, for the superblocks. The
+ * reload comes first: it is built from the table read before any message,
+ * and the messages then retune the table it loaded.
  */
-static int apply(const char *name, const struct fr_table *t,
+static int apply(const char *name, struct fr_table *t, uint64_t len,
 		 const struct fr_settings *s, struct fr_settings *done,
 		 struct fr_sb *want)
 {
@@ -192,6 +313,15 @@ static int apply(const char *name, const struct fr_table *t,
 	char msg[32];
 	uint64_t kb;
 	int ret;
+
+	if (s->stripe_cache_given) {
+		ret = reload_stripe_cache(name, t, len, s->stripe_cache_mb);
+		if (ret)
+			return ret;
+		want->stripe_cache_mb = s->stripe_cache_mb;
+		done->stripe_cache_given = true;
+		printf("%s: stripe cache %u MiB\n", name, s->stripe_cache_mb);
+	}
 
 	if (s->readahead_given) {
 		snprintf(msg, sizeof(msg), "readahead %s",
@@ -256,6 +386,9 @@ int fr_cmd_set(const struct fr_opts *o)
 		return FR_EXIT_USAGE;
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
+	if (s.stripe_cache_given &&
+	    check_stripe_cache(name, &t, s.stripe_cache_mb))
+		return FR_EXIT_FAIL;
 	/* the target would refuse both messages; say why, touching nothing */
 	if ((s.readahead_given || s.ra_window_given) && t.ra_cache_set &&
 	    !t.ra_cache_mb) {
@@ -263,10 +396,10 @@ int fr_cmd_set(const struct fr_opts *o)
 		       name);
 		return FR_EXIT_FAIL;
 	}
-	ret = apply(name, &t, &s, &done, &want);
+	ret = apply(name, &t, len, &s, &done, &want);
 	/* what the kernel took is recorded even when a later setting failed */
 	if ((done.readahead_given || done.ra_window_given ||
-	     done.read_ahead_kb_given) &&
+	     done.read_ahead_kb_given || done.stripe_cache_given) &&
 	    record(name, &t, uuid, &want, &done) && !ret)
 		ret = -EIO;
 	return ret ? FR_EXIT_FAIL : FR_EXIT_OK;

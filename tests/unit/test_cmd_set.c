@@ -2,8 +2,10 @@
 /*
  * userspace/cmd_set.c: the SETTING VALUE pairs of `fanraid set` into struct
  * fr_settings. Every bad word is refused (the verb then exits 2 before it
- * touches the array), several settings go in one call in any order, and
- * auto block readahead is two full stripes of data chunks.
+ * touches the array), several settings go in one call in any order, auto
+ * block readahead is two full stripes of data chunks, and the table
+ * reloaded for a new stripe cache keeps only the work still running and
+ * never revives a member the target failed.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +16,8 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "status.h"
+#include "table.h"
 
 #define T_ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -91,6 +95,107 @@ static void test_set_read_ahead_kb_number_or_auto(void **state)
 		assert_int_equal(fr_set_parse(2, bad[i], &s), -EINVAL);
 }
 
+static void test_set_stripe_cache_bounds(void **state)
+{
+	char *lo[] = { "stripe-cache-mb", "1", NULL };
+	char *hi[] = { "stripe-cache-mb", "4096", "readahead", "on", NULL };
+	char *bad[][3] = {
+		{ "stripe-cache-mb", "0", NULL },
+		{ "stripe-cache-mb", "4097", NULL },
+		{ "stripe-cache-mb", "-1", NULL },
+		{ "stripe-cache-mb", "64M", NULL },
+		{ "stripe-cache-mb", "auto", NULL },
+		{ "stripe_cache_mb", "64", NULL },
+	};
+	char *twice[] = { "stripe-cache-mb", "64", "stripe-cache-mb", "128",
+			  NULL };
+	struct fr_settings s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fr_set_parse(T_ARGC(lo), lo, &s), 0);
+	assert_true(s.stripe_cache_given);
+	assert_int_equal(s.stripe_cache_mb, 1);
+	assert_false(s.readahead_given);
+	assert_int_equal(fr_set_parse(T_ARGC(hi), hi, &s), 0);
+	assert_int_equal(s.stripe_cache_mb, FR_R6_STRIPE_CACHE_MAX_MB);
+	assert_true(s.readahead_given && s.readahead_on);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(fr_set_parse(2, bad[i], &s), -EINVAL);
+	assert_int_equal(fr_set_parse(T_ARGC(twice), twice, &s), -EINVAL);
+}
+
+/* A six-member raid6 table with every member present, as the kernel echoes it. */
+static void t_running(struct fr_table *t, const char *features)
+{
+	char line[FR_TABLE_MAX];
+
+	snprintf(line, sizeof(line), "raid6 1024 %s 6 8:0 2048 8:16 2048 "
+		 "8:32 2048 8:48 2048 8:64 2048 8:80 2048", features);
+	assert_int_equal(fr_table_parse(line, t), 0);
+}
+
+static void t_health(struct fr_status *st, const char *health,
+		     const char *action)
+{
+	memset(st, 0, sizeof(*st));
+	st->level = FR_LEVEL_RAID6;
+	st->ndevs = 6;
+	strcpy(st->health, health);
+	strcpy(st->action, action);
+}
+
+static void test_set_reload_table_keeps_what_still_runs(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_status st;
+	struct fr_table t;
+
+	(void)state;
+	/* finished resync and rebuild are not redone; the features stay */
+	t_running(&t, "9 flush_policy dirty rebuild 2 resync readahead off "
+		  "ra_window 8");
+	t_health(&st, "AAAAAA", "idle");
+	fr_set_reload_table(&t, &st, 128);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 8 flush_policy dirty readahead off "
+			    "ra_window 8 stripe_cache_mb 128 6 8:0 2048 8:16 2048 "
+			    "8:32 2048 8:48 2048 8:64 2048 8:80 2048");
+	/* a running resync and a running rebuild go on, from the start */
+	t_running(&t, "5 rebuild 2 resync stripe_cache_mb 64");
+	t_health(&st, "AAaAAA", "resync");
+	fr_set_reload_table(&t, &st, 32);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 5 rebuild 2 resync stripe_cache_mb 32 "
+			    "6 8:0 2048 8:16 2048 8:32 2048 8:48 2048 8:64 2048 "
+			    "8:80 2048");
+}
+
+/* A member the target failed must stay out: the new table names it missing. */
+static void test_set_reload_table_keeps_failed_members_out(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_status st;
+	struct fr_table t;
+
+	(void)state;
+	t_running(&t, "0");
+	t_health(&st, "ADAAaA", "recover");
+	t.rebuild_mask = 1u << 4;
+	fr_set_reload_table(&t, &st, 64);
+	assert_true(t.devs[1].missing);
+	assert_int_equal(t.devs[1].major, 0);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 4 rebuild 4 stripe_cache_mb 64 6 "
+			    "8:0 2048 - - 8:32 2048 8:48 2048 8:64 2048 "
+			    "8:80 2048");
+	/* three lost is more than raid6 survives: the build refuses it */
+	t_running(&t, "0");
+	t_health(&st, "DDaAAA", "recover");
+	fr_set_reload_table(&t, &st, 64);
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+}
+
 static void test_set_rejects_bad_words(void **state)
 {
 	char *unknown[] = { "ra_window", "8", NULL };
@@ -128,6 +233,9 @@ int main(void)
 		cmocka_unit_test(test_set_parses_one_setting),
 		cmocka_unit_test(test_set_parses_several_settings_in_any_order),
 		cmocka_unit_test(test_set_window_bounds),
+		cmocka_unit_test(test_set_stripe_cache_bounds),
+		cmocka_unit_test(test_set_reload_table_keeps_what_still_runs),
+		cmocka_unit_test(test_set_reload_table_keeps_failed_members_out),
 		cmocka_unit_test(test_set_read_ahead_kb_number_or_auto),
 		cmocka_unit_test(test_set_rejects_bad_words),
 		cmocka_unit_test(test_set_auto_is_two_full_stripes_of_data),
