@@ -19,6 +19,10 @@
 # every listed device is overwritten. The host must have dm-fanraid loaded
 # (or dm-target/dm-fanraid.ko built, which is then loaded).
 #
+# Environment: BENCH_VM_MEM (MiB, 4096), BENCH_VM_TIMEOUT (seconds the VM
+# may run), BENCH_VM_APPEND (more kernel arguments: loglevel=7 puts the
+# stacks of hung tasks into console.log, which quiet keeps out).
+#
 # Results: results/<timestamp>/ (or --out): fio JSON and a .meta file per
 # run, console.log, progress.log, then the report (bench/report.sh).
 set -uo pipefail
@@ -38,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--devices) devices=$2; shift ;;
 	--yes-destroy-data) destroy=1 ;;
 	--no-report) report=0 ;;
-	-h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
 	shift
@@ -189,7 +193,7 @@ collect() {
 budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 1800)}
 timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm \
 	-no-reboot -kernel "$kernel" -initrd "$bdir/bench.img" \
-	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run" \
+	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run${BENCH_VM_APPEND:+ $BENCH_VM_APPEND}" \
 	-display none -monitor none -serial "file:$out/console.log" \
 	-serial stdio </dev/null 2>"$out/qemu.stderr" | collect
 rc=${PIPESTATUS[0]}
