@@ -184,8 +184,7 @@ int fr_uuid_parse(const char *s, uint8_t *uuid)
 /* Whether stripe_cache_mb was chosen; see FR_STRIPE_CACHE_DEFAULT in sb.h. */
 bool fr_sb_stripe_cache_given(const struct fr_sb *sb)
 {
-	return sb->stripe_cache_mb &&
-	       sb->stripe_cache_mb != FR_STRIPE_CACHE_DEFAULT;
+	return sb->stripe_cache_mb != FR_STRIPE_CACHE_DEFAULT;
 }
 
 static enum fr_sb_err shape_err(enum fr_geom_err err)

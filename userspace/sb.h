@@ -82,11 +82,11 @@ enum fr_ra_mode {
 #define FR_SB_RA_WINDOW_MAX	64
 #define FR_SB_RA_CACHE_MAX	4096
 /*
- * stripe_cache_mb not given. Blocks written before the field existed hold
- * 0 there, which the target never accepts, so 0 reads as "not given" too
- * and is kept as it is: old arrays assemble unchanged and round-trip.
+ * stripe_cache_mb not given: 0, which the target never accepts. Blocks
+ * written before the field existed hold 0 there too, and a tool from
+ * before it still reads every block that does not set it.
  */
-#define FR_STRIPE_CACHE_DEFAULT	UINT32_MAX
+#define FR_STRIPE_CACHE_DEFAULT	0
 
 /* The decoded superblock, in host byte order. Sizes are in sectors. */
 struct fr_sb {
@@ -110,7 +110,7 @@ struct fr_sb {
 	uint32_t ra_mode;			/* enum fr_ra_mode: target readahead */
 	uint32_t ra_window;			/* stripes, or FR_RA_WINDOW_DEFAULT */
 	uint32_t ra_cache_mb;			/* MiB, or FR_RA_CACHE_DEFAULT */
-	uint32_t stripe_cache_mb;		/* MiB, or 0/FR_STRIPE_CACHE_DEFAULT */
+	uint32_t stripe_cache_mb;		/* MiB, or FR_STRIPE_CACHE_DEFAULT (0) */
 	uint64_t ctime;				/* seconds since the epoch */
 	uint64_t utime;
 };

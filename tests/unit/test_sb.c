@@ -180,7 +180,7 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	assert_int_equal(buf[208], 8);		/* ra_window */
 	assert_int_equal(t_get64(buf + 208) >> 32, 0xffffffff); /* ra_cache_mb default */
 	assert_int_equal(FR_SB_OFF_STRIPE_CACHE, 216);
-	assert_int_equal(t_get64(buf + 212) >> 32, 0xffffffff); /* stripe_cache_mb default */
+	assert_int_equal(t_get64(buf + 212) >> 32, 0); /* stripe_cache_mb not given */
 	assert_int_equal(FR_SB_OFF_RESERVED, 220);
 	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
 		assert_int_equal(buf[i], 0);
@@ -349,7 +349,7 @@ static void t_block_raid6_stripe_cache(uint8_t *buf, uint32_t mb)
 	t_fix_crc(buf);
 }
 
-/* stripe_cache_mb: 1..4096 on raid6, or not given (all ones). */
+/* stripe_cache_mb: 1..4096 on raid6, or not given (0). */
 static void test_sb_stripe_cache_round_trips_and_is_bounded(void **state)
 {
 	static const uint32_t ok[] = { 1, 64, 4096, FR_STRIPE_CACHE_DEFAULT };
@@ -368,6 +368,8 @@ static void test_sb_stripe_cache_round_trips_and_is_bounded(void **state)
 		assert_memory_equal(buf, again, FR_SB_SIZE);
 	}
 	t_block_raid6_stripe_cache(buf, FR_R6_STRIPE_CACHE_MAX_MB + 1);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ESTRIPECACHE);
+	t_block_raid6_stripe_cache(buf, UINT32_MAX);
 	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ESTRIPECACHE);
 	/* the encoder refuses what the decoder refuses */
 	t_sb(&sb);
