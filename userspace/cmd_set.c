@@ -386,9 +386,10 @@ int fr_cmd_set(const struct fr_opts *o)
 		return FR_EXIT_USAGE;
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
+	/* a size this array cannot take is a usage error, as for create */
 	if (s.stripe_cache_given &&
 	    check_stripe_cache(name, &t, s.stripe_cache_mb))
-		return FR_EXIT_FAIL;
+		return FR_EXIT_USAGE;
 	/* the target would refuse both messages; say why, touching nothing */
 	if ((s.readahead_given || s.ra_window_given) && t.ra_cache_set &&
 	    !t.ra_cache_mb) {
