@@ -96,6 +96,8 @@ int fr_members_write(struct fr_member *const *slots, uint32_t n,
 int fr_dm_check_version(const struct fr_table *t);
 int fr_dm_info_or_err(const char *name, struct fr_dm_info *info);
 int fr_dm_message_or_err(const char *name, const char *msg);
+int fr_dm_swap_table_or_err(const char *name, uint64_t len,
+			    const char *params);
 int fr_array_open(const char *name, struct fr_table *t, uint64_t *len,
 		  uint8_t *uuid);
 void fr_table_dev_path(const struct fr_table_dev *d, char path[FR_PATH_MAX]);

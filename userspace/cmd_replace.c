@@ -185,18 +185,8 @@ int fr_cmd_replace(const struct fr_opts *o)
 		goto out;
 	fr_member_close(&nm);
 
-	ret = fr_dm_reload(name, len, params);
-	if (ret) {
-		fr_err("%s: loading table '%s' failed: %s (see dmesg)", name,
-		       params, strerror(-ret));
+	if (fr_dm_swap_table_or_err(name, len, params))
 		goto out;
-	}
-	ret = fr_dm_resume(name);
-	if (ret) {
-		fr_err("%s: resuming with the new table failed: %s (the device may be left suspended: dmsetup resume %s)",
-		       name, strerror(-ret), name);
-		goto out;
-	}
 	printf("%s: slot %u is now %s; rebuilding in the background (fanraid status %s)\n",
 	       name, slot, nm.path, name);
 	rc = FR_EXIT_OK;

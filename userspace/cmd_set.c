@@ -210,18 +210,9 @@ static int reload_stripe_cache(const char *name, struct fr_table *t,
 	ret = fr_dm_check_version(&nt);
 	if (ret)
 		return ret;
-	ret = fr_dm_reload(name, len, params);
-	if (ret) {
-		fr_err("%s: loading table '%s' failed: %s (see dmesg); the old table still runs",
-		       name, params, strerror(-ret));
+	ret = fr_dm_swap_table_or_err(name, len, params);
+	if (ret)
 		return ret;
-	}
-	ret = fr_dm_resume(name);
-	if (ret) {
-		fr_err("%s: resuming with the new table failed: %s (the device may be left suspended: dmsetup resume %s)",
-		       name, strerror(-ret), name);
-		return ret;
-	}
 	if (nt.resync || nt.rebuild_mask)
 		fr_warn("%s: the running %s starts again from the beginning",
 			name, nt.resync ? "resync" : "rebuild");

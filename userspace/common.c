@@ -195,6 +195,27 @@ int fr_dm_message_or_err(const char *name, const char *msg)
 }
 
 /*
+ * Loads @params as @name's new table and swaps it in (set, replace). On a
+ * failed load the old table keeps running; says so either way.
+ */
+int fr_dm_swap_table_or_err(const char *name, uint64_t len,
+			    const char *params)
+{
+	int ret = fr_dm_reload(name, len, params);
+
+	if (ret) {
+		fr_err("%s: loading table '%s' failed: %s (see dmesg); the old table still runs",
+		       name, params, strerror(-ret));
+		return ret;
+	}
+	ret = fr_dm_resume(name);
+	if (ret)
+		fr_err("%s: resuming with the new table failed: %s (the device may be left suspended: dmsetup resume %s)",
+		       name, strerror(-ret), name);
+	return ret;
+}
+
+/*
  * Looks up a running array by dm name: its table and its array UUID (from
  * the dm uuid). Prints the reason and returns -errno when @name is not one.
  */
