@@ -169,7 +169,7 @@ static int fanraid_message_readahead(struct fanraid_c *fc, const char *name,
 		return 0;
 	}
 	if (kstrtou32(value, 10, &window) || !window ||
-	    window > FANRAID_RA_MAX_WINDOW)
+	    window > FR_RA_MAX_WINDOW)
 		return -EINVAL;
 	WRITE_ONCE(f->ra_window, window);
 	f->ra_window_set = true;

@@ -130,7 +130,7 @@ static int fanraid_parse_readahead(struct fanraid_features *f,
 			return -EINVAL;
 		}
 		if (kstrtou32(value, 10, &f->ra_window) || !f->ra_window ||
-		    f->ra_window > FANRAID_RA_MAX_WINDOW) {
+		    f->ra_window > FR_RA_MAX_WINDOW) {
 			*error = "Invalid ra_window: must be 1-64 stripes";
 			return -EINVAL;
 		}
@@ -141,7 +141,7 @@ static int fanraid_parse_readahead(struct fanraid_features *f,
 			return -EINVAL;
 		}
 		if (kstrtou32(value, 10, &f->ra_cache_mb) ||
-		    f->ra_cache_mb > FANRAID_RA_MAX_CACHE_MB) {
+		    f->ra_cache_mb > FR_RA_MAX_CACHE_MB) {
 			*error = "Invalid ra_cache_mb: must be 0-4096 MiB";
 			return -EINVAL;
 		}

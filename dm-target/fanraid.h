@@ -56,9 +56,7 @@
 /* Fetches one read may queue, so the map path stays short. */
 #define FANRAID_RA_MAX_FETCH	256
 #define FANRAID_RA_DEFAULT_WINDOW	4	/* stripes */
-#define FANRAID_RA_MAX_WINDOW	64
 #define FANRAID_RA_MIN_CACHE_MB	16
-#define FANRAID_RA_MAX_CACHE_MB	4096
 
 enum fanraid_flush_policy {
 	FANRAID_FLUSH_PASSTHROUGH,	/* default: every flush reaches every member */

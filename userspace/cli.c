@@ -248,17 +248,17 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			break;
 		case 'W':
 			if (fr_parse_u32(optarg, &o->ra_window) || !o->ra_window ||
-			    o->ra_window > FR_SB_RA_WINDOW_MAX) {
+			    o->ra_window > FR_RA_MAX_WINDOW) {
 				fr_err("--ra-window %s: must be 1 to %d stripes",
-				       optarg, FR_SB_RA_WINDOW_MAX);
+				       optarg, FR_RA_MAX_WINDOW);
 				goto usage;
 			}
 			break;
 		case 'C':
 			if (fr_parse_u32(optarg, &o->ra_cache_mb) ||
-			    o->ra_cache_mb > FR_SB_RA_CACHE_MAX) {
+			    o->ra_cache_mb > FR_RA_MAX_CACHE_MB) {
 				fr_err("--ra-cache-mb %s: must be 0 to %d (MiB)",
-				       optarg, FR_SB_RA_CACHE_MAX);
+				       optarg, FR_RA_MAX_CACHE_MB);
 				goto usage;
 			}
 			break;

@@ -122,7 +122,7 @@ struct fr_settings {
 	bool readahead_given;
 	bool readahead_on;		/* message "readahead on|off" */
 	bool ra_window_given;
-	uint32_t ra_window;		/* stripes, 1..FR_SB_RA_WINDOW_MAX */
+	uint32_t ra_window;		/* stripes, 1..FR_RA_MAX_WINDOW */
 	bool read_ahead_kb_given;
 	bool read_ahead_kb_auto;	/* two full stripes */
 	uint32_t read_ahead_kb;		/* when not auto */

@@ -98,9 +98,9 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 			}
 		} else if (given == &s->ra_window_given) {
 			if (fr_parse_u32(val, &s->ra_window) || !s->ra_window ||
-			    s->ra_window > FR_SB_RA_WINDOW_MAX) {
+			    s->ra_window > FR_RA_MAX_WINDOW) {
 				fr_err("ra-window %s: must be 1 to %d stripes",
-				       val, FR_SB_RA_WINDOW_MAX);
+				       val, FR_RA_MAX_WINDOW);
 				return -EINVAL;
 			}
 		} else if (given == &s->stripe_cache_given) {

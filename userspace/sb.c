@@ -250,8 +250,8 @@ enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 		return FR_SB_EFLUSH;
 	if (sb->readahead_sectors > FR_SB_MAX_READAHEAD ||
 	    sb->ra_mode > FR_RA_OFF ||
-	    sb->ra_window > FR_SB_RA_WINDOW_MAX ||
-	    (sb->ra_cache_mb > FR_SB_RA_CACHE_MAX &&
+	    sb->ra_window > FR_RA_MAX_WINDOW ||
+	    (sb->ra_cache_mb > FR_RA_MAX_CACHE_MB &&
 	     sb->ra_cache_mb != FR_RA_CACHE_DEFAULT))
 		return FR_SB_EREADAHEAD;
 	/*

@@ -79,8 +79,6 @@ enum fr_ra_mode {
 
 #define FR_RA_WINDOW_DEFAULT	0		/* ra_window not given */
 #define FR_RA_CACHE_DEFAULT	UINT32_MAX	/* ra_cache_mb not given (0 means no cache) */
-#define FR_SB_RA_WINDOW_MAX	64
-#define FR_SB_RA_CACHE_MAX	4096
 /*
  * stripe_cache_mb not given: 0, which the target never accepts. Blocks
  * written before the field existed hold 0 there too, and a tool from

@@ -67,9 +67,9 @@ static bool features_valid(const struct fr_table *t)
 	if (t->flush_policy > FR_FLUSH_DIRTY)
 		return false;
 	if (t->ra_window_set &&
-	    (!t->ra_window || t->ra_window > FR_RA_WINDOW_MAX))
+	    (!t->ra_window || t->ra_window > FR_RA_MAX_WINDOW))
 		return false;
-	if (t->ra_cache_set && t->ra_cache_mb > FR_RA_CACHE_MB_MAX)
+	if (t->ra_cache_set && t->ra_cache_mb > FR_RA_MAX_CACHE_MB)
 		return false;
 	if (t->ndevs < 64 && t->rebuild_mask >> t->ndevs)
 		return false;

@@ -24,8 +24,6 @@
 
 #define FR_TARGET_NAME		"fanraid"
 #define FR_TABLE_MAX		4096	/* 64 devices fit with room to spare */
-#define FR_RA_WINDOW_MAX	64
-#define FR_RA_CACHE_MB_MAX	4096
 
 struct fr_table_dev {
 	bool missing;		/* "- -": a raid6 member that is not there */

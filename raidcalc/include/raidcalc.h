@@ -114,14 +114,6 @@ u8 rc_gf_inv_ref(u8 a);
  */
 #define RC_FEATURE_WORDS_MAX	17
 
-/*
- * Readahead bounds of the target (FANRAID_RA_MAX_WINDOW and
- * FANRAID_RA_MAX_CACHE_MB in dm-target/fanraid.h): they are table limits,
- * not geometry, so fanraid/geom.h does not carry them.
- */
-#define RC_RA_MAX_WINDOW	64	/* stripes */
-#define RC_RA_MAX_CACHE_MB	4096
-
 /** Flush policies of the table's flush_policy feature. */
 enum rc_flush_policy {
 	RC_FLUSH_PASSTHROUGH,	/* the default */
@@ -160,9 +152,9 @@ struct rc_array {
 	 */
 	bool readahead;			/* readahead on (true) or off */
 	bool readahead_given;
-	u32 ra_window;			/* stripes, 1..RC_RA_MAX_WINDOW */
+	u32 ra_window;			/* stripes, 1..FR_RA_MAX_WINDOW */
 	bool ra_window_given;
-	u32 ra_cache_mb;		/* MiB, 0..RC_RA_MAX_CACHE_MB */
+	u32 ra_cache_mb;		/* MiB, 0..FR_RA_MAX_CACHE_MB */
 	bool ra_cache_mb_given;
 	u32 stripe_cache_mb;		/* MiB, geometry minimum..4096 */
 	bool stripe_cache_mb_given;

@@ -162,7 +162,7 @@ static int rc_parse_ra_window(struct rc_array *a, struct rc_words *w,
 	if (a->ra_window_given)
 		return rc_fail(a, w, "Feature ra_window duplicated");
 	if (!rc_parse_u32(val, &a->ra_window) || !a->ra_window ||
-	    a->ra_window > RC_RA_MAX_WINDOW)
+	    a->ra_window > FR_RA_MAX_WINDOW)
 		return rc_fail(a, w, "Invalid ra_window: must be 1-64 stripes");
 	a->ra_window_given = true;
 	return 0;
@@ -175,7 +175,7 @@ static int rc_parse_ra_cache_mb(struct rc_array *a, struct rc_words *w,
 	if (a->ra_cache_mb_given)
 		return rc_fail(a, w, "Feature ra_cache_mb duplicated");
 	if (!rc_parse_u32(val, &a->ra_cache_mb) ||
-	    a->ra_cache_mb > RC_RA_MAX_CACHE_MB)
+	    a->ra_cache_mb > FR_RA_MAX_CACHE_MB)
 		return rc_fail(a, w, "Invalid ra_cache_mb: must be 0-4096 MiB");
 	a->ra_cache_mb_given = true;
 	return 0;

@@ -299,9 +299,9 @@ static void test_table_64_members_fit(void **state)
 	t.resync = true;
 	t.readahead_set = true;
 	t.ra_window_set = true;
-	t.ra_window = FR_RA_WINDOW_MAX;
+	t.ra_window = FR_RA_MAX_WINDOW;
 	t.ra_cache_set = true;
-	t.ra_cache_mb = FR_RA_CACHE_MB_MAX;
+	t.ra_cache_mb = FR_RA_MAX_CACHE_MB;
 	t.stripe_cache_set = true;
 	t.stripe_cache_mb = FR_R6_STRIPE_CACHE_MAX_MB;
 	for (i = 0; i < FR_MAX_DEVS; i++) {

@@ -75,6 +75,10 @@ enum fr_level {
 #define FR_R6_STRIPE_CACHE_DEFAULT_MB	64
 #define FR_R6_STRIPE_CACHE_MAX_MB	4096
 
+/* Readahead limits of the target's table features ra_window, ra_cache_mb. */
+#define FR_RA_MAX_WINDOW		64	/* stripes */
+#define FR_RA_MAX_CACHE_MB		4096
+
 /*
  * Largest array, in sectors, whose byte size still fits in a u64: userspace
  * multiplies sectors by 512 for byte offsets, so the capacity must never
