@@ -279,13 +279,14 @@ seconds_table() { # ID DIR
 # fanraid's own view of each run, from `dmsetup status` before and after:
 # requests and average request size the members got, flushes, and the
 # readahead counters (v1 status: per-member groups of 6, then mismatch_cnt,
-# ra_hits, ra_misses, ra_prefetched, ra_wasted, flushes_elided; absent on
-# older modules).
+# ra_hits, ra_misses, ra_prefetched, ra_wasted, flushes_elided, then from
+# target 1.1.0 the RAID6 stripe cache's KiB in use and peak; absent on
+# older modules). The peak is over the run: every run loads its own table.
 fanraid_table() { # DIR
 	local m
 	ls "$1"/fanraid*.meta >/dev/null 2>&1 || return 0
 	echo "   fanraid counters (difference over the run, summed over members)"
-	printf '     %-14s %4s %-8s %9s %9s %8s %8s %8s %8s %10s %9s\n' layer N health "reads" "avg KiB" writes "avg KiB" flushes "ra hits" "ra fetch MiB" "ra waste"
+	printf '     %-14s %4s %-8s %9s %9s %8s %8s %8s %8s %10s %9s %11s\n' layer N health "reads" "avg KiB" writes "avg KiB" flushes "ra hits" "ra fetch MiB" "ra waste" "r6 cache MiB"
 	for m in "$1"/fanraid*.meta; do
 		awk -F= '
 			$1 == "layer" { layer = $2 }
@@ -309,6 +310,10 @@ fanraid_table() { # DIR
 				} else {
 					ra = sprintf("%8s %10s %9s", "-", "-", "-")
 				}
+				# RAID6 stripe cache: peak use over the run
+				cache = "-"
+				if (na >= t + 7 && a[4] == "raid6")
+					cache = sprintf("%.1f", a[t + 7] / 1024)
 				# Health after the run, one A/a/D per member; counted
 				# past 8 members (2D14A).
 				h = a[6]
@@ -319,8 +324,8 @@ fanraid_table() { # DIR
 					if (nr) h = h nr "a"
 					if (ok) h = h ok "A"
 				}
-				printf "     %-14s %4d %-8s %9d %9.1f %8d %8.1f %8d %s\n", layer, n, h, r,
-					r ? rs / r / 2 : 0, w, w ? ws / w / 2 : 0, f, ra
+				printf "     %-14s %4d %-8s %9d %9.1f %8d %8.1f %8d %s %11s\n", layer, n, h, r,
+					r ? rs / r / 2 : 0, w, w ? ws / w / 2 : 0, f, ra, cache
 			}' "$m"
 	done | sort -k2,2n -k1,1
 }
