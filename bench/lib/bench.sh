@@ -134,6 +134,16 @@ DELAY_DEVS=() MEMBER_DISKS=()
 # members; flush_ms= then makes every flush cost that long: a dm-delay
 # device over each null_blk delays flushes only (reads and writes pass
 # straight through), and the dm-delay devices are the members.
+# null_blk's mbps cap refills a budget of mbps x 20971 bytes every 20 ms
+# and never carries it over, so a request larger than one budget is requeued
+# forever: at mbps=7 (6.25 MiB/s) a 512 KiB request hung the whole run.
+# Requests are kept within one budget, whole 4 KiB blocks, at most 512 KiB.
+member_max_sectors() { # MBPS
+	local s=$(($1 * 20971 / 4096 * 8))
+	[ "$1" = 0 ] || [ "$s" -gt 1024 ] && s=1024
+	echo "$s"
+}
+
 members_up() { # COUNT
 	local count=$1 size_mb i d extra=()
 	if [ "$mode" = host ]; then
@@ -144,7 +154,8 @@ members_up() { # COUNT
 	size_mb=$(($(to_mib "${S[size]}") * 2 + 256))
 	[ "${S[cache]}" != 0 ] && extra+=("cache_size=${S[cache]}")
 	mapfile -t MEMBERS < <(nullb_create_many "$count" "$size_mb" \
-		blocksize=4096 max_sectors=1024 irqmode=2 completion_nsec=2000000 \
+		blocksize=4096 "max_sectors=$(member_max_sectors "${S[member]}")" \
+		irqmode=2 completion_nsec=2000000 \
 		hw_queue_depth=64 submit_queues=2 "mbps=${S[member]}" "${extra[@]}")
 	MEMBER_DISKS=("${MEMBERS[@]}")
 	[ "${#MEMBERS[@]}" = "$count" ] || return 1
