@@ -125,6 +125,17 @@ static void test_status_parses_stripe_cache_words(void **state)
 	assert_int_equal(st.extra_words, 1);
 }
 
+/* Every line of @bad is refused. */
+static void t_expect_rejected(const char *const *bad, size_t n)
+{
+	struct fr_status st;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fr_status_parse(bad[i], &st) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+}
+
 /* A trailing group is printed whole: half of one is a format we do not know. */
 static void test_status_rejects_partial_trailing_groups(void **state)
 {
@@ -137,13 +148,9 @@ static void test_status_rejects_partial_trailing_groups(void **state)
 		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6 -7",
 		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 1 2 3 4 5 6 7 ",
 	};
-	struct fr_status st;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (fr_status_parse(bad[i], &st) != -EINVAL)
-			fail_msg("accepted '%s'", bad[i]);
+	t_expect_rejected(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_status_handles_64_members(void **state)
@@ -196,13 +203,9 @@ static void test_status_rejects_malformed_lines(void **state)
 		"raid0 1 A 0/0 averyveryverylongactionwordthatdoesnotfit 1 2 3 4 5 6",
 		"raid0 01 A 0/0 idle 1 2 3 4 5 6",
 	};
-	struct fr_status st;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (fr_status_parse(bad[i], &st) != -EINVAL)
-			fail_msg("accepted '%s'", bad[i]);
+	t_expect_rejected(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* Random edits of valid lines: any outcome but a crash or an overrun is fine. */
