@@ -315,7 +315,9 @@ static void fanraid_r6_read_work(struct work_struct *work)
 	struct mutex *lock;
 	blk_status_t status;
 
-	if (WARN_ON_ONCE(npages > FANRAID_R6_MAX_PAGES)) {
+	/* The stripe cache holds one window per slot, no more. */
+	if (WARN_ON_ONCE(npages > fr_r6_window_sectors(g->chunk_sectors) >>
+				  (PAGE_SHIFT - SECTOR_SHIFT))) {
 		bio->bi_status = BLK_STS_IOERR;
 		bio_endio(bio);
 		return;
