@@ -15,6 +15,14 @@ fails=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 # expect <exit code> <description> <command...>
+# flip_byte FILE OFFSET: damage one byte for sure. Writing a fixed value
+# left the random images undamaged whenever the byte already held it.
+flip_byte() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %o $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 expect() {
 	local want=$1 what=$2 got=0
 	shift 2
@@ -37,7 +45,7 @@ grep -q ' 0 bad parity' out && ok "verify reports no bad parity" || bad "verify 
 # P of row 2 sits on member 6-1-2 = 3; ask map rather than hard-code it,
 # then damage member sector 2*16+3 = 35 of that P block
 pdev=$("$rc" map -s $((2 * 4 * 16)) $t6 | sed -n 's/.* p_member \([0-9]*\).*/\1/p')
-printf '\xff' | dd of="m$pdev" bs=1 seek=$(((8 + 2 * 16 + 3) * 512 + 9)) conv=notrunc status=none
+flip_byte "m$pdev" $(((8 + 2 * 16 + 3) * 512 + 9))
 expect 1 "verify fails on a damaged P" "$rc" verify $t6
 grep -q "^m$pdev: row 2: P mismatch on member $pdev at sector 35$" out &&
 	ok "verify names member, row, P and sector" || bad "verify line: $(cat out)"
@@ -100,7 +108,7 @@ cmp -s out opt.out && ok "--size (kernel rule) and -j 1 print the same" || bad "
 # "offset O member M member_offset X device_offset D row ..."
 set -- $("$rc" map --level 6 --devices 6 --chunk 8K --data-offset 1M $(((13 * 4 + 2) * 8192 + 100)))
 dev=$4 devoff=$8
-printf '\x5a' | dd of="m$dev" bs=1 seek="$devoff" conv=notrunc status=none
+flip_byte "m$dev" "$devoff"
 cmp -s "m$dev" "orig$dev" && bad "corruption did not land"
 expect 1 "option verify finds the bad data byte" "$rc" verify $o
 grep -q ": row 13: P mismatch on member" out && grep -q ": row 13: Q mismatch on member" out &&
@@ -117,7 +125,7 @@ cp "orig$dev" "m$dev"
 
 # damage many rows: verify lists the first 16, then says how many more
 for r in $(seq 1 2 45); do
-	printf '\x5a' | dd of="m$(((5 - r % 6 + 6) % 6))" bs=1 seek=$((1048576 + r * 8192 + 7)) conv=notrunc status=none
+	flip_byte "m$(((5 - r % 6 + 6) % 6))" $((1048576 + r * 8192 + 7))
 done
 expect 1 "verify of 23 bad P blocks" "$rc" verify $o
 [ "$(grep -c 'mismatch on member' out)" = 16 ] && grep -q "^verify: 7 more bad parity block(s) not listed$" out &&
@@ -135,7 +143,7 @@ expect 0 "table recover of the same members" "$rc" recover --missing 4 --out rec
 	"0 $len fanraid raid6 16 0 6 m0 2048 m1 2048 - - m3 2048 m4 2048 m5 2048"
 cmp -s rect/member2.img rec/member2.img && cmp -s rect/member4.img rec/member4.img &&
 	ok "option and table recover give the same images" || bad "recover forms differ"
-printf '\x5a' | dd of=m0 bs=1 seek=$((1048576 + 5 * 8192)) conv=notrunc status=none
+flip_byte m0 $((1048576 + 5 * 8192))
 expect 0 "recover from a damaged member" "$rc" recover --missing 2,4 --out bad $o
 cmp -s bad/member2.img orig2 && bad "recover used damaged data yet matched" || ok "recover is only as good as its sources"
 cp orig0 m0
