@@ -14,9 +14,11 @@
  * segment cached is trimmed to it with dm_accept_partial_bio(); other reads
  * keep their size. A stream whose reader queues requests (a quarter of a
  * stripe outstanding behind a new one) keeps the members busy by itself
- * and is not fetched for. Writes drop the segments they overlap twice:
- * when mapped, and when complete, so a prefetch that raced with the write
- * can never be served to a read issued after it completed.
+ * and is not fetched for; since hits hide a queue, a stream the cache serves
+ * now and then sends a few requests to the members to look for one. Writes
+ * drop the segments they overlap twice: when mapped, and when complete, so
+ * a prefetch that raced with the write can never be served to a read issued
+ * after it completed.
  *
  * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
  * lists, the streams and every segment's state; each member queue has its
@@ -66,6 +68,10 @@ struct fanraid_ra_stream {
 	u32 gen;			/* bumped on reuse: counts of older reads are void */
 	u64 outstanding;		/* sectors it has at members or waiting on fetches */
 	const struct bio_vec *last_req;	/* pages of its latest request */
+	sector_t probe_at;		/* the next probe starts here; 0 = not set */
+	u32 probe_interval;		/* stripes between probes */
+	u32 probe_reqs;			/* requests sent past the cache, probing */
+	bool probing;			/* fetching paused to look for a queue */
 };
 
 /* One member's queue and its worker. */
@@ -233,6 +239,48 @@ void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb)
 }
 
 /*
+ * Whether @st pauses fetching to look for a queue. A reader served from a
+ * warm cache shows no depth: its requests complete at once, before the next
+ * one arrives. A deep reader whose first requests came too slowly to show
+ * their queue (a busy CPU) would be copied through the cache for good, at a
+ * third of the direct rate (measured at 16 members). So every so often the
+ * stream stops fetching; once its reads have used up what was fetched, a
+ * few requests go to the members, where a queue builds up and marks the
+ * stream deep. A reader that shows none costs a few direct requests and is
+ * probed half as often next time. ra->lock held.
+ */
+static bool fanraid_ra_probing(struct fanraid_ra_stream *st, sector_t start,
+			       bool new_req, sector_t stripe)
+{
+	if (!st->probe_at) {
+		st->probe_interval = FANRAID_RA_PROBE_FIRST;
+		st->probe_at = st->next + stripe * st->probe_interval;
+	}
+	if (!st->probing) {
+		if (st->next < st->probe_at)
+			return false;
+		st->probing = true;
+		st->probe_reqs = 0;
+	}
+	/*
+	 * Requests the cache still serves cannot show a queue. Requests that
+	 * were never seen to start (pieces of a bio split above) end the
+	 * probe after a few stripes instead.
+	 */
+	if (new_req && start >= st->fetched)
+		st->probe_reqs++;
+	if (st->probe_reqs <= FANRAID_RA_PROBE_REQS &&
+	    st->next < st->fetched + stripe * FANRAID_RA_PROBE_STRIPES)
+		return true;
+	st->probing = false;
+	st->window = 0;
+	st->probe_interval = min_t(u32, st->probe_interval * 2,
+				   FANRAID_RA_PROBE_MAX);
+	st->probe_at = st->next + stripe * st->probe_interval;
+	return false;
+}
+
+/*
  * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
  * of it. A read continues a stream when it starts within a segment of where
  * the stream ended; after FANRAID_RA_SEQ_READS such reads in a row the
@@ -253,6 +301,7 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	sector_t goal;
 	u32 dev;
 	int i, fetched = 0;
+	bool new_req;
 
 	if (ra->stopped)
 		return NULL;
@@ -283,11 +332,16 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	 * cache, 128 KiB ones at depth 8 slower) and would only pay for the
 	 * copies. The DM core's pieces of one request share its pages, so
 	 * a new request is one with other pages; the stream's earlier
-	 * requests still outstanding then show its queue. A full stripe
-	 * outstanding overall counts too. Once seen, the stream stays direct:
-	 * served from a warm cache, a deep reader would no longer look deep.
+	 * requests still outstanding then show its queue. One request at a
+	 * time may get the same pages each time (a freed vector reused), but
+	 * its first piece starts at the start of them. A full stripe
+	 * outstanding overall counts too. Once seen, the stream stays direct.
+	 * Served from a warm cache a deep reader no longer looks deep, so
+	 * fanraid_ra_probing() lets it show its queue now and then.
 	 */
-	if (bio->bi_io_vec != st->last_req && st->outstanding >= stripe / 4)
+	new_req = bio->bi_io_vec != st->last_req ||
+		  (!bio->bi_iter.bi_idx && !bio->bi_iter.bi_bvec_done);
+	if (new_req && st->outstanding >= stripe / 4)
 		st->deep = true;
 	st->last_req = bio->bi_io_vec;
 	if (atomic64_read(&fc->ra_inflight) >= stripe)
@@ -296,6 +350,8 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 		st->seq++;
 		return st;
 	}
+	if (fanraid_ra_probing(st, start, new_req, stripe))
+		return st;
 	/*
 	 * One more stripe read at this window before it doubles: the DM core
 	 * cuts a request into many reads, and a deep queue must show itself

@@ -56,6 +56,16 @@
 /* Fetches one read may queue, so the map path stays short. */
 #define FANRAID_RA_MAX_FETCH	256
 #define FANRAID_RA_DEFAULT_WINDOW	4	/* stripes */
+/*
+ * A stream served from the cache is probed for a queue after this many
+ * stripes, then twice as far each time it shows none, up to PROBE_MAX;
+ * a probe sends requests past the cache to the members until this many
+ * have gone, or until the stream is PROBE_STRIPES stripes past the cache.
+ */
+#define FANRAID_RA_PROBE_FIRST	16	/* stripes */
+#define FANRAID_RA_PROBE_MAX	256	/* stripes */
+#define FANRAID_RA_PROBE_REQS	3
+#define FANRAID_RA_PROBE_STRIPES	8
 #define FANRAID_RA_MIN_CACHE_MB	16
 
 enum fanraid_flush_policy {
