@@ -113,6 +113,19 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 			r = -EIO;
 			goto out;
 		}
+		/*
+		 * A resync due as well (a member replaced while P and Q were
+		 * still being made to agree) is done in the same pass: P and
+		 * Q are written afresh from the data, now whole, or the rows
+		 * the resync had not reached would stay inconsistent behind
+		 * an idle, clean-looking array. Rebuilding one parity slot
+		 * regenerates both in memory, so they are written, not
+		 * compared.
+		 */
+		if (fc->features.resync) {
+			fanraid_r6_gen(op, false);
+			rebuild |= BIT(n - 2) | BIT(n - 1);
+		}
 		fanraid_r6_io(op, rebuild & ~fanraid_r6_failed_slots(op),
 			      REQ_OP_WRITE);
 		break;
@@ -211,7 +224,10 @@ static void fanraid_sync_work(struct work_struct *work)
 				   fanraid_sync_delay(fc, done, start));
 }
 
-/* From the table's features: rebuild named members, or resync, or nothing. */
+/*
+ * From the table's features: rebuild named members (and resync in the same
+ * pass when both are given), or resync, or nothing.
+ */
 void fanraid_sync_init(struct fanraid_c *fc)
 {
 	struct fanraid_r6 *r6 = fc->r6;
