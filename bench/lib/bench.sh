@@ -331,8 +331,14 @@ layer_up() { # LAYER N
 			SKIP_REASON="mkfs.btrfs -d $level failed: $(echo "$err" | tail -n1)"
 			return 1
 		fi
-		btrfs device scan "${devs[@]}" >/dev/null 2>&1
-		mount -o noatime "${devs[0]}" "$MNT" || { SKIP_REASON="mount btrfs failed"; return 1; }
+		# Every member named at mount: with no udev, a scan that missed
+		# one leaves btrfs refusing the mount for a missing devid.
+		local opts=noatime d
+		for d in "${devs[@]}"; do opts=$opts,device=$d; done
+		if ! err=$(mount -o "$opts" "${devs[0]}" "$MNT" 2>&1); then
+			SKIP_REASON="mount btrfs failed: $(echo "$err" | tail -n1)"
+			return 1
+		fi
 		LAYER_DEV=btrfs ;;
 	*)
 		SKIP_REASON="unknown layer $layer"
