@@ -223,11 +223,11 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 	u32 nwords;
 	int end;
 
+	/* dm_read_arg_group() refuses a count past the words left the same way. */
 	if (!rc_parse_u32(rc_next(w), &nwords) ||
-	    nwords > RC_FEATURE_WORDS_MAX)
+	    nwords > RC_FEATURE_WORDS_MAX ||
+	    nwords > (u32)(w->argc - w->pos))
 		return rc_fail(a, w, "Invalid number of feature arguments");
-	if (nwords > (u32)(w->argc - w->pos))
-		return rc_fail(a, w, "Insufficient arguments");
 	end = w->pos + (int)nwords;
 	while (w->pos < end) {
 		name = rc_next(w);

@@ -156,7 +156,7 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 12 0 1 a 0", "Invalid chunk size: not a power of two" },
 		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
 		{ "fanraid raid0 8 18 1 a 0", "Invalid number of feature arguments" },
-		{ "fanraid raid0 8 17 1 a 0", "Insufficient arguments" },
+		{ "fanraid raid0 8 17 1 a 0", "Invalid number of feature arguments" },
 		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature argument requires a value" },
 		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
 		{ "fanraid raid0 8 2 flush_policy Dirty 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
