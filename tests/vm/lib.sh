@@ -184,13 +184,22 @@ expect_fail() {
 	fi
 }
 
-# dmesg_mark, then dmesg_since: the kernel log written in between.
+# dmesg_mark, then dmesg_since: the kernel log written in between. The
+# mark is the last record's timestamp, not a line count: once the ring
+# buffer wraps, old lines drop off the front and a count points past the
+# new ones.
 dmesg_mark() {
-	_dmesg_mark=$(dmesg | wc -l)
+	_dmesg_mark=$(dmesg | tail -n 1 | sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p')
 }
 
 dmesg_since() {
-	dmesg | tail -n +$((${_dmesg_mark:-0} + 1))
+	dmesg | awk -v mark="${_dmesg_mark:-0}" '{
+		t = $0
+		if (!sub(/^\[ */, "", t) || !sub(/\].*/, "", t))
+			next
+		if (t + 0 > mark + 0)
+			print
+	}'
 }
 
 # Put the VM back to a clean state between scenarios: no processes left

@@ -20,7 +20,9 @@
 # "# boots: 2" boots its group twice on them: the scenario runs in both,
 # with VMTEST_BOOT=1 and 2, so it can crash the first boot and check what
 # the second finds; such a scenario needs a group of its own. Groups boot
-# largest budget first, VM_JOBS=N at once (default 2). Logs:
+# largest budget first, VM_JOBS=N at once (default 2). VM_APPEND adds to
+# the kernel command line; its NAME=value words without a dot reach the
+# scenarios as environment (VM_APPEND="FUZZ_SEED=123"). Logs:
 # build/vm/logs/<run>/.
 set -uo pipefail
 
@@ -83,7 +85,7 @@ qemu_cmd() { # KERNEL INITRD APPEND [DISK...]; sets the array qemu
 	local disk
 	qemu=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm
 		-no-reboot -kernel "$1" -initrd "$2"
-		-append "console=ttyS0 quiet panic=-1 $3")
+		-append "console=ttyS0 quiet panic=-1 $3 ${VM_APPEND:-}")
 	shift 3
 	for disk in "$@"; do
 		qemu+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
