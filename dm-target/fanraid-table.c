@@ -198,6 +198,15 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 	const char *name, *value;
 	int r;
 
+	/*
+	 * dm_read_arg_group() reads the count with sscanf("%u"), which wraps
+	 * where kstrtouint() fails: 4294967296 would count no words and the
+	 * features would then be read as the device count.
+	 */
+	if (as->argc && kstrtouint(as->argv[0], 10, &nwords)) {
+		*error = feature_count.error;
+		return -EINVAL;
+	}
 	r = dm_read_arg_group(&feature_count, as, &nwords, error);
 	if (r)
 		return r;

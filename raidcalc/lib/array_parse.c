@@ -51,12 +51,17 @@ static const char *rc_next(struct rc_words *w)
 	return w->pos < w->argc ? w->argv[w->pos++] : NULL;
 }
 
-/* A whole decimal word: no sign, no spaces, no trailing characters. */
+/*
+ * A whole decimal word as kstrtoull() reads it: an optional '+', digits,
+ * nothing after them, no overflow.
+ */
 static bool rc_parse_u64(const char *s, u64 *v)
 {
 	unsigned long long x;
 	char *end;
 
+	if (s && *s == '+')
+		s++;
 	if (!s || *s < '0' || *s > '9')
 		return false;
 	errno = 0;
@@ -223,8 +228,13 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 	u32 nwords;
 	int end;
 
-	/* dm_read_arg_group() refuses a count past the words left the same way. */
-	if (!rc_parse_u32(rc_next(w), &nwords) ||
+	/*
+	 * The target reads the count with kstrtouint() and then sscanf("%u"),
+	 * which takes no '+'; dm_read_arg_group() refuses a count past the
+	 * words left the same way.
+	 */
+	name = rc_next(w);
+	if (!name || *name == '+' || !rc_parse_u32(name, &nwords) ||
 	    nwords > RC_FEATURE_WORDS_MAX ||
 	    nwords > (u32)(w->argc - w->pos))
 		return rc_fail(a, w, "Invalid number of feature arguments");

@@ -55,6 +55,22 @@ static void test_array_parse_reads_dmsetup_table_output(void **state)
 	assert_false(a->flush_given);
 }
 
+/* The target reads its numbers with kstrtou32()/kstrtoull(): '+' is taken. */
+static void test_array_parse_takes_plus_signs_as_the_kernel(void **state)
+{
+	struct rc_array *a = &rc_t_a;
+
+	(void)state;
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 +8 0 +2 a +0 b +16", 64),
+			 0);
+	assert_int_equal(a->geom.chunk_sectors, 8);
+	assert_int_equal(a->geom.ndevs, 2);
+	assert_int_equal(a->members[1].offset, 16);
+	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 ++2 a 0 b 0", 64),
+			 -EINVAL);
+	assert_string_equal(a->error, "Invalid device count: not a number");
+}
+
 static void test_array_parse_takes_length_from_caller(void **state)
 {
 	struct rc_array *a = &rc_t_a;
@@ -157,6 +173,11 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
 		{ "fanraid raid0 8 18 1 a 0", "Invalid number of feature arguments" },
 		{ "fanraid raid0 8 17 1 a 0", "Invalid number of feature arguments" },
+		/* sscanf("%u") would wrap these to 0 and read on */
+		{ "fanraid raid0 8 4294967296 1 a 0", "Invalid number of feature arguments" },
+		{ "fanraid raid0 8 18446744073709551616 1 a 0", "Invalid number of feature arguments" },
+		/* kstrtouint() takes a '+', sscanf("%u") does not */
+		{ "fanraid raid0 8 +0 1 a 0", "Invalid number of feature arguments" },
 		{ "fanraid raid0 8 1 flush_policy 1 a 0", "Feature argument requires a value" },
 		{ "fanraid raid0 8 2 flush_policy slow 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
 		{ "fanraid raid0 8 2 flush_policy Dirty 1 a 0", "Invalid flush_policy: must be passthrough, dirty or drop" },
@@ -474,6 +495,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_array_parse_reads_dmsetup_table_output),
 		cmocka_unit_test(test_array_parse_takes_length_from_caller),
+		cmocka_unit_test(test_array_parse_takes_plus_signs_as_the_kernel),
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_reads_readahead_and_stripe_cache),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),

@@ -31,13 +31,17 @@ bases=(
 tokens=(0 1 2 3 4 5 8 16 17 64 65 127 128 256 4097 32768 65536 -1 -8 - x 8s
 	on off raid0 raid6 readahead ra_window ra_cache_mb stripe_cache_mb
 	flush_policy dirty drop passthrough rebuild resync max_sync_rate
-	4294967296 18446744073709551615 18446744073709551616 "${d[0]}" "${d[4]}")
+	4294967296 4294967297 18446744073709551615 18446744073709551616 +0 +4 +8
+	"${d[0]}" "${d[4]}")
 # Refusals that depend on the members or the allocator, which raidcalc
 # geom never sees.
 # The DM core's own checks of the target's place in the table.
 core_errors='^(Gap in table|zero-length target|couldn.t split parameters)'
 member_errors='Device lookup failed|Duplicate member device|Member too small|Target length exceeds|Cannot set max I/O|Cannot allocate'
 
+# mutate LINE: one or two changes to LINE, left in $mutated. Not run as
+# $(mutate ...): bash reseeds RANDOM in a subshell, and the seed would no
+# longer reproduce the lines.
 mutate() {
 	local -a w=($1)
 	local k i op t
@@ -54,7 +58,7 @@ mutate() {
 			w=("${w[@]:0:i}" "${w[i+1]}" "${w[i]}" "${w[@]:i+2}") ;;
 		esac
 	done
-	echo "${w[*]}"
+	mutated="${w[*]}"
 }
 
 accepted=0 refused=0 members=0 outside=0
@@ -63,7 +67,8 @@ for ((c = 0; c < cases; c++)); do
 	if [ $c -lt ${#bases[@]} ]; then
 		line=${bases[c]}
 	else
-		line=$(mutate "${bases[RANDOM % ${#bases[@]}]}")
+		mutate "${bases[RANDOM % ${#bases[@]}]}"
+		line=$mutated
 	fi
 	dmesg_mark
 	if dmsetup create fz --table "$line" >/dev/null 2>&1; then
