@@ -192,15 +192,19 @@ dmesg_mark() {
 	_dmesg_mark=$(dmesg | tail -n 1 | sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p')
 }
 
-dmesg_since() {
+# A subshell that ignores SIGPIPE: a reader that stops at its first match
+# (grep -q) must not turn the lines after it into a failure, which
+# pipefail would report.
+dmesg_since() (
+	trap '' PIPE
 	dmesg | awk -v mark="${_dmesg_mark:-0}" '{
 		t = $0
 		if (!sub(/^\[ */, "", t) || !sub(/\].*/, "", t))
 			next
 		if (t + 0 > mark + 0)
 			print
-	}'
-}
+	}' 2>/dev/null || true
+)
 
 # Put the VM back to a clean state between scenarios: no processes left
 # over, nothing mounted, no dm or null_blk devices.
