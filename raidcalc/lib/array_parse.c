@@ -353,11 +353,16 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 
 /*
  * "<start> <len>" ahead of the target name, as dmsetup table prints it.
- * A first word that is not a number is taken as the target name.
+ * A first word that is not a number is taken as the target name; dmsetup
+ * reads the span with sscanf("%" PRIu64), which takes a '+'.
  */
 static int rc_parse_span(struct rc_array *a, struct rc_words *w, u64 *len)
 {
-	if (w->argc < 1 || w->argv[0][0] < '0' || w->argv[0][0] > '9') {
+	const char *first = w->argc < 1 ? "" : w->argv[0];
+
+	if (*first == '+')
+		first++;
+	if (*first < '0' || *first > '9') {
 		*len = 0;
 		return 0;
 	}

@@ -66,6 +66,8 @@ static void test_array_parse_takes_plus_signs_as_the_kernel(void **state)
 	assert_int_equal(a->geom.chunk_sectors, 8);
 	assert_int_equal(a->geom.ndevs, 2);
 	assert_int_equal(a->members[1].offset, 16);
+	assert_int_equal(rc_t_parse(a, "+0 +64 fanraid raid0 8 0 1 a 0", 0), 0);
+	assert_int_equal(a->len, 64);
 	assert_int_equal(rc_t_parse(a, "fanraid raid0 8 0 ++2 a 0 b 0", 64),
 			 -EINVAL);
 	assert_string_equal(a->error, "Invalid device count: not a number");
