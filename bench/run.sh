@@ -21,7 +21,10 @@
 #
 # Environment: BENCH_VM_MEM (MiB, 6144 for --suite full, else 4096), BENCH_VM_TIMEOUT (seconds the VM
 # may run), BENCH_VM_APPEND (more kernel arguments: loglevel=7 puts the
-# stacks of hung tasks into console.log, which quiet keeps out).
+# stacks of hung tasks into console.log, which quiet keeps out; its
+# NAME=value words reach the benchmark as environment, as
+# BENCH_WATCHDOG=SECONDS: how long one run may take before the stacks of
+# blocked tasks are printed, default 900).
 #
 # Results: results/<timestamp>/ (or --out): fio JSON and a .meta file per
 # run, console.log, progress.log, then the report (bench/report.sh).
@@ -42,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--devices) devices=$2; shift ;;
 	--yes-destroy-data) destroy=1 ;;
 	--no-report) report=0 ;;
-	-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
 	shift

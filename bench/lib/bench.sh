@@ -60,6 +60,34 @@ mkdir -p "$MNT"
 # TCG); replaced by the measured average as runs finish.
 overhead=6
 
+# A run that hangs (a mount stuck in D state) would otherwise hold the
+# suite without a word until the VM's budget ends. After this long the
+# watchdog prints the stacks of blocked tasks, so the hang can be read
+# from the output; it does not kill the run, which may only be slow.
+watchdog_secs=${BENCH_WATCHDOG:-900}
+
+watchdog_start() { # WHAT
+	(
+		sleep "$watchdog_secs" || exit 0
+		say "watchdog: $1 still running after ${watchdog_secs}s; blocked tasks:"
+		echo w >/proc/sysrq-trigger 2>/dev/null
+		sleep 2
+		# From the last dump on: the log before it is the boot and the
+		# runs that went well.
+		dmesg 2>/dev/null | awk '/sysrq: Show Blocked State/ { n = 0 }
+			{ l[n++] = $0 }
+			END { for (i = 0; i < n; i++) print "bench: klog: " l[i] }'
+		ps 2>/dev/null | grep -v ' \[' | sed 's/^/bench: ps: /'
+	) &
+	WATCHDOG_PID=$!
+}
+
+watchdog_stop() {
+	kill "$WATCHDOG_PID" 2>/dev/null
+	wait "$WATCHDOG_PID" 2>/dev/null
+	return 0
+}
+
 say() { echo "bench: $*"; }
 
 # Prints a file for the host between markers (VM mode only).
@@ -725,6 +753,7 @@ for e in "${entries[@]}"; do
 				member_stat_paths
 			fi
 			used=1
+			watchdog_start "${S[id]} $l N=$n"
 			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
 				run_one "$l" "$n"
 			else
@@ -732,6 +761,7 @@ for e in "${entries[@]}"; do
 				say "skip ${S[id]} $l N=$n: $SKIP_REASON"
 			fi
 			layer_down "$n"
+			watchdog_stop
 			spent=$((spent + $(date +%s) - t0))
 		done
 	done
