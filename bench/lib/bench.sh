@@ -68,9 +68,13 @@ watchdog_secs=${BENCH_WATCHDOG:-900}
 
 watchdog_start() { # WHAT
 	(
-		sleep "$watchdog_secs" || exit 0
+		# Stopped, it takes its sleep along; the sleep holds no output
+		# either way, so a reader never waits on it for EOF.
+		sleep "$watchdog_secs" </dev/null >/dev/null 2>&1 &
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		wait $! || exit 0
 		say "watchdog: $1 still running after ${watchdog_secs}s; blocked tasks:"
-		echo w >/proc/sysrq-trigger 2>/dev/null
+		echo w 2>/dev/null >/proc/sysrq-trigger
 		sleep 2
 		# From the last dump on: the log before it is the boot and the
 		# runs that went well.
