@@ -223,7 +223,7 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
 	const unsigned int nf = sizeof(rc_valued_features) /
 				sizeof(rc_valued_features[0]);
-	const char *name;
+	const char *count, *name;
 	unsigned int f;
 	u32 nwords;
 	int end;
@@ -233,8 +233,8 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 	 * which takes no '+'; dm_read_arg_group() refuses a count past the
 	 * words left the same way.
 	 */
-	name = rc_next(w);
-	if (!name || *name == '+' || !rc_parse_u32(name, &nwords) ||
+	count = rc_next(w);
+	if (!count || *count == '+' || !rc_parse_u32(count, &nwords) ||
 	    nwords > RC_FEATURE_WORDS_MAX ||
 	    nwords > (u32)(w->argc - w->pos))
 		return rc_fail(a, w, "Invalid number of feature arguments");
