@@ -1,6 +1,7 @@
 #!/bin/bash
 # Exercise ext4 and xfs on RAID6 through two member failures in the middle of writing files: fsck (e2fsck, xfs_repair -n) stays clean, every file keeps its checksum, and after rebuilding both members raidcalc verify is clean and the files are still whole.
 # group: raid6-degraded
+# may-skip: a kernel without ext4 or xfs
 # timeout: 720
 . "${0%/*}/lib.sh"
 

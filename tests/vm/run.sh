@@ -181,6 +181,10 @@ done
 wait
 
 # Report, in group order then plan order.
+declare -A scenario_path=()
+for p in "${paths[@]}"; do
+	scenario_path[$(basename "$p" .sh)]=$p
+done
 n=0 passed=0 failed=0 skipped=0
 declare -A result=()
 for g in "${groups[@]}"; do
@@ -208,8 +212,16 @@ for g in "${groups[@]}"; do
 			passed=$((passed + 1))
 			echo "ok $n - $name (${secs}s)" ;;
 		skip)
-			skipped=$((skipped + 1))
-			echo "ok $n - $name # SKIP ${reason:-capability missing}" ;;
+			# A skip is not a pass: only a scenario that names, in its
+			# "# may-skip:" line, what it may lack is allowed one.
+			if [ -n "$(scenario_field "${scenario_path[$name]}" may-skip "")" ]; then
+				skipped=$((skipped + 1))
+				echo "ok $n - $name # SKIP ${reason:-capability missing}"
+			else
+				failed=$((failed + 1))
+				result[$name]=fail
+				echo "not ok $n - $name # skipped without a may-skip line: ${reason:-capability missing}"
+			fi ;;
 		*)
 			failed=$((failed + 1))
 			echo "not ok $n - $name (${secs}s) ${reason:+# $reason}"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Exercise skip reporting: a missing capability is reported skipped, never passed.
 # expect: skip
+# may-skip: the planted target does not exist
 # group: selftest
 # timeout: 30
 . "${0%/*}/lib.sh"
