@@ -132,28 +132,40 @@ static int fanraid_map_range(struct fanraid_c *fc, struct bio *bio, u32 dev)
 /*
  * The DM core sends flushes empty, once per member (num_flush_bios). A
  * failed member has nothing to flush; with flush_policy dirty neither has a
- * member that completed no write since its last flush.
+ * member that completed no write since its last flush, unless a flush is
+ * still in flight to it: the write may be covered only by that one, which
+ * has not said yet whether it worked, so this one is sent too. The flush
+ * counts itself in flight before it looks, so of two racing flushes at
+ * least one sees the other.
  */
 static int fanraid_map_flush(struct fanraid_c *fc, struct bio *bio)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 	u32 dev = dm_bio_get_target_bio_nr(bio);
+	struct fanraid_dev *d;
 	bool elide;
 
 	if (WARN_ON_ONCE(dev >= fc->ndevs))
 		return DM_MAPIO_KILL;
+	d = &fc->devs[dev];
 	elide = fanraid_is_failed(fc, dev);
-	if (!elide && fc->features.flush_policy == FANRAID_FLUSH_DIRTY &&
-	    !atomic_xchg(&fc->devs[dev].dirty, 0)) {
-		atomic64_inc(&fc->flushes_elided);
-		elide = true;
+	if (!elide && fc->features.flush_policy == FANRAID_FLUSH_DIRTY) {
+		atomic_inc(&d->flushes_inflight);
+		fb->flush_counted = true;
+		if (!atomic_xchg(&d->dirty, 0) &&
+		    atomic_read(&d->flushes_inflight) == 1) {
+			atomic_dec(&d->flushes_inflight);
+			fb->flush_counted = false;
+			atomic64_inc(&fc->flushes_elided);
+			elide = true;
+		}
 	}
 	if (elide) {
 		fb->handled = true;
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	atomic64_inc(&fc->devs[dev].stats.flushes);
+	atomic64_inc(&d->stats.flushes);
 	return fanraid_remap(fc, bio, dev, 0);
 }
 
@@ -165,6 +177,8 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->wlen = 0;
 	fb->ra_sectors = 0;
 	fb->ra_gen = 0;
+	fb->repair = false;
+	fb->flush_counted = false;
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 
@@ -199,14 +213,20 @@ void fanraid_trigger_event(struct work_struct *work)
 
 /*
  * Count member errors and tell userspace through a table event. Readahead
- * failures and unsupported operations are not member faults. A RAID6 read
- * that fails marks its member failed and is served again, degraded, by the
- * worker, which then completes it.
+ * failures and unsupported operations are not member faults.
+ *
+ * RAID6 keeps a member in service through a read error: the worker
+ * rebuilds the range from parity, completes the read with it and writes
+ * it back (fanraid_r6_read_work()). A flush that fails fails its member
+ * instead of the flush: the writes it covered are on the other members'
+ * data and parity, whose flushes decide. RAID0 has nothing to rebuild
+ * from: the error goes to the bio that met it, and only to it.
  */
 int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 {
 	struct fanraid_c *fc = ti->private;
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	bool flush = bio->bi_opf & REQ_PREFLUSH;
 
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
@@ -222,11 +242,17 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	 * completed any write since its last flush (write-zeroes and discards
 	 * land in a volatile cache too), or whose last flush failed, so a
 	 * retried fsync is not elided. A failed write may have reached the
-	 * cache in part: count it as well.
+	 * cache in part: count it as well. The mark goes before the flush
+	 * leaves flushes_inflight, so a flush that finds none in flight also
+	 * finds the mark a failed one left.
 	 */
-	if (op_is_write(bio_op(bio)) &&
-	    (!(bio->bi_opf & REQ_PREFLUSH) || *error))
+	if (op_is_write(bio_op(bio)) && (!flush || *error))
 		atomic_set(&fc->devs[fb->dev].dirty, 1);
+	if (fb->flush_counted) {
+		smp_mb__before_atomic();
+		atomic_dec(&fc->devs[fb->dev].flushes_inflight);
+		fb->flush_counted = false;
+	}
 	if (!*error || *error == BLK_STS_NOTSUPP)
 		return DM_ENDIO_DONE;
 	if (bio->bi_opf & REQ_RAHEAD)
@@ -238,13 +264,19 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	    FANRAID_EVENT_THRESHOLD)
 		schedule_work(&fc->trigger_event);
 
-	if (fc->r6 && bio_op(bio) == REQ_OP_READ) {
-		if (!test_and_set_bit(fb->dev, fc->failed))
-			DMERR("%s: member %u failed with read error %d",
-			      dm_table_device_name(ti->table), fb->dev,
-			      blk_status_to_errno(*error));
+	if (!fc->r6)
+		return DM_ENDIO_DONE;
+	if (flush) {
+		fanraid_member_fail(fc, fb->dev, "flush error",
+				    blk_status_to_errno(*error));
+		if (bitmap_weight(fc->failed, fc->ndevs) <= 2)
+			*error = BLK_STS_OK;
+		return DM_ENDIO_DONE;
+	}
+	if (bio_op(bio) == REQ_OP_READ) {
 		bio->bi_iter = fb->iter;
 		bio->bi_status = BLK_STS_OK;
+		fb->repair = true;
 		fanraid_r6_queue(fc, bio, fb->dev);
 		return DM_ENDIO_INCOMPLETE;
 	}

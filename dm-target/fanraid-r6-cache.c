@@ -172,6 +172,7 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
 	op->npages = npages;
 	op->page_skip = 0;
 	op->missing = 0;
+	op->read_bad = 0;
 	init_completion(&op->done);
 	return op;
 }

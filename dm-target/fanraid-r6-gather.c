@@ -272,8 +272,11 @@ static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 write:
 	bio_list_for_each(bio, &st->bios)
 		fua |= bio->bi_opf & REQ_FUA;
-	/* A member being rebuilt is written: this window is then in sync on it. */
-	write = st->touched | BIT(n - 2) | BIT(n - 1);
+	/*
+	 * A member being rebuilt is written: this window is then in sync on
+	 * it. So is a slot whose read failed, rebuilt above: that repairs it.
+	 */
+	write = st->touched | BIT(n - 2) | BIT(n - 1) | op->read_bad;
 	fanraid_r6_io(op, write & ~fanraid_r6_failed_slots(op),
 		      REQ_OP_WRITE | fua);
 	/* Data is safe while at most two slots of the row are lost. */

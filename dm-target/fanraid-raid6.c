@@ -52,8 +52,11 @@ static void fanraid_r6_endio(struct bio *bio)
 
 /*
  * Read or write the op's pages of every slot in @slots, in parallel, and
- * wait. A slot whose member fails is marked failed and added to
- * op->missing. Returns the number of slots that failed.
+ * wait. A slot that fails is added to op->missing. A write error fails the
+ * member: what it holds is now wrong. A read error does not: the slot is
+ * marked in op->read_bad, so the caller rebuilds it from parity and
+ * rewrites it (fanraid_r6_rewrite()); a rewrite that succeeds repairs it.
+ * Returns the number of slots that failed.
  */
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 {
@@ -62,6 +65,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 	sector_t member_sector = (op->row << g->chunk_shift) +
 				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
 	unsigned int bytes = op->npages << PAGE_SHIFT;
+	bool write = op_is_write(opf);
 	int failures = 0;
 	u32 slot, i;
 
@@ -83,7 +87,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 		bio->bi_end_io = fanraid_r6_endio;
 		for (i = 0; i < op->npages; i++)
 			__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
-		if (op_is_write(opf)) {
+		if (write) {
 			atomic64_inc(&d->stats.writes);
 			atomic64_add(bytes >> SECTOR_SHIFT, &d->stats.write_sectors);
 		} else {
@@ -97,26 +101,49 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 		wait_for_completion_io(&op->done);
 
 	for_each_set_bit(slot, &slots, g->ndevs) {
-		u32 dev;
+		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
+		blk_status_t status = op->io[slot].status;
 
-		if (op->io[slot].status == BLK_STS_OK) {
+		if (status == BLK_STS_OK) {
+			if (!write)
+				continue;
 			/* The next flush must reach this member (flush_policy dirty). */
-			if (op_is_write(opf))
-				atomic_set(&fc->devs[fanraid_r6_slot_dev(g, op->row, slot)].dirty, 1);
+			atomic_set(&fc->devs[dev].dirty, 1);
+			if (__test_and_clear_bit(slot, &op->read_bad))
+				fanraid_member_read_repaired(fc, dev);
 			continue;
 		}
-		dev = fanraid_r6_slot_dev(g, op->row, slot);
-		atomic64_inc(&fc->devs[dev].stats.errors);
-		if (!test_and_set_bit(dev, fc->failed)) {
-			DMERR("%s: member %u failed with I/O error %d",
-			      dm_table_device_name(fc->ti->table), dev,
-			      blk_status_to_errno(op->io[slot].status));
+		if (atomic64_inc_return(&fc->devs[dev].stats.errors) <
+		    FANRAID_EVENT_THRESHOLD)
 			schedule_work(&fc->trigger_event);
+		if (write) {
+			/* Part of it may have reached the cache: flush it next time. */
+			atomic_set(&fc->devs[dev].dirty, 1);
+			fanraid_member_fail(fc, dev, __test_and_clear_bit(slot, &op->read_bad) ?
+					    "rewrite after a read error failed" :
+					    "write error",
+					    blk_status_to_errno(status));
+		} else {
+			__set_bit(slot, &op->read_bad);
 		}
-		set_bit(slot, &op->missing);
+		__set_bit(slot, &op->missing);
 		failures++;
 	}
 	return failures;
+}
+
+/*
+ * Write back the slots whose reads failed, now rebuilt in the op's pages,
+ * unless their member failed meanwhile. Called with the row lock held,
+ * after fanraid_r6_recover(), so what is written agrees with P and Q.
+ */
+void fanraid_r6_rewrite(struct fanraid_r6op *op)
+{
+	unsigned long slots = op->read_bad & ~fanraid_r6_failed_slots(op);
+
+	op->read_bad &= slots;
+	if (slots)
+		fanraid_r6_io(op, slots, REQ_OP_WRITE);
 }
 
 /* XOR @src into @dst, one page. */
@@ -296,10 +323,14 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
 	fanraid_r6_copy_bio(op, op->bio, op->target, op->page_skip);
+	fanraid_r6_rewrite(op);
 	return BLK_STS_OK;
 }
 
-/* A read of a failed or not yet rebuilt member: rebuilt from the others. */
+/*
+ * A read of a failed or not yet rebuilt member, or one that failed at its
+ * member (fb->repair): rebuilt from the others.
+ */
 static void fanraid_r6_read_work(struct work_struct *work)
 {
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
@@ -332,6 +363,11 @@ static void fanraid_r6_read_work(struct work_struct *work)
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
+	/* Its read failed at the member: rebuild it and write it back. */
+	if (fb->repair && !test_bit(op->target, &op->missing)) {
+		__set_bit(op->target, &op->missing);
+		__set_bit(op->target, &op->read_bad);
+	}
 	status = fanraid_r6_do_read(op);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
@@ -355,18 +391,6 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 		queue_work(fc->r6->wq, &fb->work);
 	}
 	return DM_MAPIO_SUBMITTED;
-}
-
-bool fanraid_is_failed(struct fanraid_c *fc, u32 dev)
-{
-	return test_bit(dev, fc->failed);
-}
-
-/* Member @dev is being rebuilt and has not been rebuilt at member sector @pos yet. */
-bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
-{
-	return fc->r6 && test_bit(dev, fc->r6->rebuilding) &&
-	       pos >= READ_ONCE(fc->r6->sync_cp);
 }
 
 int fanraid_r6_create(struct fanraid_c *fc, char **error)

@@ -37,6 +37,7 @@ struct fanraid_r6op {
 	u32 npages;
 	u32 page_skip;			/* bytes from the first page to the bio's start */
 	unsigned long missing;		/* slots that cannot be read */
+	unsigned long read_bad;		/* ... because a read failed: rewrite once rebuilt */
 	atomic_t pending;
 	struct completion done;
 	struct fanraid_r6io io[FR_MAX_DEVS];
@@ -60,6 +61,7 @@ unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
 int fanraid_r6_recover(struct fanraid_r6op *op);
+void fanraid_r6_rewrite(struct fanraid_r6op *op);
 void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
 void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
 			 unsigned int pos);

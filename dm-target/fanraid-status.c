@@ -7,14 +7,17 @@
 #include "fanraid.h"
 
 /*
- * Health of a member: 'D' failed or returned I/O errors since load, 'a'
- * alive but still being rebuilt, 'A' alive and in sync.
+ * Health of a member: 'D' failed (RAID6), or returned I/O errors since load
+ * (RAID0, which has no parity to repair them from); 'a' alive but still
+ * being rebuilt; 'A' alive and in sync. A RAID6 member whose read errors
+ * were repaired stays 'A': its counters tell.
  */
 static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 {
-	if (fanraid_is_failed(fc, i) || atomic64_read(&fc->devs[i].stats.errors))
+	if (fanraid_is_failed(fc, i) ||
+	    (!fc->r6 && atomic64_read(&fc->devs[i].stats.errors)))
 		return 'D';
-	if (fc->r6 && test_bit(i, fc->r6->rebuilding))
+	if (fc->r6 && test_bit(i, fc->rebuilding))
 		return 'a';
 	return 'A';
 }
@@ -26,7 +29,7 @@ static sector_t fanraid_sync_done(struct fanraid_c *fc)
 
 	if (!fc->r6 || READ_ONCE(fc->r6->action) == FANRAID_SYNC_IDLE)
 		return fc->ti->len;
-	done = READ_ONCE(fc->r6->sync_cp) * fc->geom.data_devs;
+	done = READ_ONCE(fc->sync_cp) * fc->geom.data_devs;
 	return min_t(sector_t, done, fc->ti->len);
 }
 
@@ -49,7 +52,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	return (f->flush_policy_set ? 2 : 0) + (f->max_sync_rate_set ? 2 : 0) +
 	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0) +
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
-	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0);
+	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
+	       (f->max_read_errors_set ? 2 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -67,6 +71,7 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        <flushes> <errors>, then <mismatch_cnt> <ra_hits> <ra_misses>
  *        <ra_prefetched_sectors> <ra_wasted_sectors> <flushes_elided>
  *        <stripe_cache_kib> <stripe_cache_peak_kib>
+ *        then per member: <read_errors_corrected>
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -104,6 +109,9 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		if (fc->r6)
 			fanraid_r6_cache_usage(fc->r6, &cache_now, &cache_peak);
 		DMEMIT(" %llu %llu", cache_now, cache_peak);
+		/* v1.2.0+: read errors repaired, per member */
+		for (i = 0; i < fc->ndevs; i++)
+			DMEMIT(" %lld", (long long)atomic64_read(&fc->devs[i].read_errors_corrected));
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -126,6 +134,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" ra_cache_mb %u", f->ra_cache_mb);
 		if (f->stripe_cache_mb_set)
 			DMEMIT(" stripe_cache_mb %u", f->stripe_cache_mb);
+		if (f->max_read_errors_set)
+			DMEMIT(" max_read_errors %u", f->max_read_errors);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -199,14 +209,7 @@ static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 		DMWARN("fail: invalid member index %s", arg);
 		return -EINVAL;
 	}
-	if (!test_and_set_bit(idx, fc->failed)) {
-		DMWARN("%s: member %u failed by message",
-		       dm_table_device_name(fc->ti->table), idx);
-		if (bitmap_weight(fc->failed, fc->ndevs) > 2)
-			DMERR("%s: more than two members failed: I/O will fail",
-			      dm_table_device_name(fc->ti->table));
-		dm_table_event(fc->ti->table);
-	}
+	fanraid_member_fail(fc, idx, "failed by message", 0);
 	return 0;
 }
 
@@ -239,8 +242,10 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 
 	if (argc == 2 && !strcasecmp(argv[0], "stats") &&
 	    !strcasecmp(argv[1], "reset")) {
-		for (i = 0; i < fc->ndevs; i++)
+		for (i = 0; i < fc->ndevs; i++) {
 			fanraid_stats_reset(&fc->devs[i].stats);
+			atomic64_set(&fc->devs[i].read_errors_corrected, 0);
+		}
 		atomic64_set(&fc->ra_stats.hits, 0);
 		atomic64_set(&fc->ra_stats.misses, 0);
 		atomic64_set(&fc->ra_stats.prefetched, 0);

@@ -103,11 +103,24 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 		goto out;
 	}
 
+	/*
+	 * A read that failed on a member still in service is rebuilt from
+	 * parity and written back first, so the pass goes on and checks the
+	 * repaired window like any other.
+	 */
+	if (op->read_bad && r6->action != FANRAID_SYNC_RECOVER) {
+		if (fanraid_r6_recover(op))
+			goto out;
+		op->missing &= ~op->read_bad;
+		fanraid_r6_rewrite(op);
+		op->missing |= op->read_bad;
+	}
+
 	switch (r6->action) {
 	case FANRAID_SYNC_RECOVER:
 		for (slot = 0; slot < n; slot++)
 			if (test_bit(fanraid_r6_slot_dev(g, op->row, slot),
-				     r6->rebuilding))
+				     fc->rebuilding))
 				set_bit(slot, &rebuild);
 		if (fanraid_r6_recover(op)) {
 			r = -EIO;
@@ -126,8 +139,9 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 			fanraid_r6_gen(op, false);
 			rebuild |= BIT(n - 2) | BIT(n - 1);
 		}
-		fanraid_r6_io(op, rebuild & ~fanraid_r6_failed_slots(op),
-			      REQ_OP_WRITE);
+		/* Slots whose reads failed were rebuilt too: write them back. */
+		fanraid_r6_io(op, (rebuild | op->read_bad) &
+			      ~fanraid_r6_failed_slots(op), REQ_OP_WRITE);
 		break;
 	case FANRAID_SYNC_RESYNC:
 		fanraid_sync_parity(op, false, true);
@@ -144,7 +158,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 out:
 	/* Advance under the row lock, so no write sees a half-rebuilt window as in sync. */
 	if (r > 0)
-		WRITE_ONCE(r6->sync_cp, pos + len);
+		WRITE_ONCE(fc->sync_cp, pos + len);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
 	return r;
@@ -160,11 +174,11 @@ static void fanraid_sync_abort(struct fanraid_c *fc)
 	struct fanraid_r6 *r6 = fc->r6;
 	u32 dev;
 
-	for_each_set_bit(dev, r6->rebuilding, FR_MAX_DEVS)
-		set_bit(dev, fc->failed);
 	DMERR("%s: rebuild stopped: too few members left to rebuild from",
 	      dm_table_device_name(fc->ti->table));
-	bitmap_zero(r6->rebuilding, FR_MAX_DEVS);
+	for_each_set_bit(dev, fc->rebuilding, FR_MAX_DEVS)
+		fanraid_member_fail(fc, dev, "rebuild could not finish", 0);
+	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
 	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
 	schedule_work(&fc->trigger_event);
 }
@@ -176,7 +190,7 @@ static void fanraid_sync_finish(struct fanraid_c *fc)
 	DMINFO("%s: %s complete%s", dm_table_device_name(fc->ti->table),
 	       fanraid_sync_action_name(r6->action),
 	       r6->action >= FANRAID_SYNC_CHECK ? ", see mismatch_cnt" : "");
-	bitmap_zero(r6->rebuilding, FR_MAX_DEVS);
+	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
 	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
 	schedule_work(&fc->trigger_event);
 }
@@ -190,7 +204,8 @@ static unsigned long fanraid_sync_delay(struct fanraid_c *fc, u32 done,
 
 	if (!rate)
 		return 0;
-	want = msecs_to_jiffies(div_u64((u64)done * 1000, rate * 2));
+	/* In u64: rate * 2 wraps a u32 to 0 at 2^31 KiB/s. */
+	want = msecs_to_jiffies(div64_u64((u64)done * 1000, (u64)rate * 2));
 	return time_after(start + want, jiffies) ? start + want - jiffies : 0;
 }
 
@@ -203,19 +218,19 @@ static void fanraid_sync_work(struct work_struct *work)
 	unsigned long start = jiffies;
 	u32 done = 0;
 
-	while (done < FANRAID_SYNC_BATCH_SECTORS && r6->sync_cp < end) {
+	while (done < FANRAID_SYNC_BATCH_SECTORS && fc->sync_cp < end) {
 		int r;
 
 		if (READ_ONCE(r6->sync_stop))
 			return;
-		r = fanraid_sync_window(fc, r6->sync_cp);
+		r = fanraid_sync_window(fc, fc->sync_cp);
 		if (r < 0) {
 			fanraid_sync_abort(fc);
 			return;
 		}
 		done += r;
 	}
-	if (r6->sync_cp >= end) {
+	if (fc->sync_cp >= end) {
 		fanraid_sync_finish(fc);
 		return;
 	}
@@ -234,14 +249,14 @@ void fanraid_sync_init(struct fanraid_c *fc)
 
 	r6->fc = fc;
 	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
-	bitmap_copy(r6->rebuilding, fc->features.rebuild, FR_MAX_DEVS);
-	r6->sync_cp = 0;
-	if (!bitmap_empty(r6->rebuilding, FR_MAX_DEVS))
+	bitmap_copy(fc->rebuilding, fc->features.rebuild, FR_MAX_DEVS);
+	fc->sync_cp = 0;
+	if (!bitmap_empty(fc->rebuilding, FR_MAX_DEVS))
 		r6->action = FANRAID_SYNC_RECOVER;
 	else if (fc->features.resync)
 		r6->action = FANRAID_SYNC_RESYNC;
 	else
-		r6->sync_cp = fc->geom.member_sectors;
+		fc->sync_cp = fc->geom.member_sectors;
 }
 
 void fanraid_sync_resume(struct fanraid_c *fc)
@@ -277,14 +292,14 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 			return -EBUSY;
 		fanraid_sync_presuspend(fc);
 		WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
-		WRITE_ONCE(r6->sync_cp, fc->geom.member_sectors);
+		WRITE_ONCE(fc->sync_cp, fc->geom.member_sectors);
 		WRITE_ONCE(r6->sync_stop, suspended);
 		return 0;
 	}
 	if (now != FANRAID_SYNC_IDLE)
 		return -EBUSY;
 	atomic64_set(&r6->mismatches, 0);
-	WRITE_ONCE(r6->sync_cp, 0);
+	WRITE_ONCE(fc->sync_cp, 0);
 	WRITE_ONCE(r6->action, action);
 	if (!READ_ONCE(r6->sync_stop))
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);

@@ -166,6 +166,21 @@ static int fanraid_parse_stripe_cache(struct fanraid_features *f,
 	return 0;
 }
 
+static int fanraid_parse_max_read_errors(struct fanraid_features *f,
+					 const char *value, char **error)
+{
+	if (f->max_read_errors_set) {
+		*error = "Feature max_read_errors duplicated";
+		return -EINVAL;
+	}
+	if (kstrtou32(value, 10, &f->max_read_errors)) {
+		*error = "Invalid max_read_errors: not a number (0-4294967295)";
+		return -EINVAL;
+	}
+	f->max_read_errors_set = true;
+	return 0;
+}
+
 static int fanraid_parse_rebuild(struct fanraid_features *f,
 				 const char *value, char **error)
 {
@@ -186,13 +201,14 @@ static int fanraid_parse_rebuild(struct fanraid_features *f,
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *   rebuild <idx> (up to twice), resync, readahead on|off,
- *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>
+ *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
+ *   max_read_errors <count>
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 17, "Invalid number of feature arguments"
+		0, 19, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -225,7 +241,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
 		    strcmp(name, "rebuild") && strcmp(name, "readahead") &&
 		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb") &&
-		    strcmp(name, "stripe_cache_mb")) {
+		    strcmp(name, "stripe_cache_mb") &&
+		    strcmp(name, "max_read_errors")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
@@ -243,6 +260,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			r = fanraid_parse_rebuild(f, value, error);
 		else if (!strcmp(name, "stripe_cache_mb"))
 			r = fanraid_parse_stripe_cache(f, value, error);
+		else if (!strcmp(name, "max_read_errors"))
+			r = fanraid_parse_max_read_errors(f, value, error);
 		else
 			r = fanraid_parse_readahead(f, name, value, error);
 		if (r)
@@ -282,12 +301,15 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 
 	if (!fc->r6) {
 		if (f->resync || f->max_sync_rate_set || f->stripe_cache_mb_set ||
+		    f->max_read_errors_set ||
 		    !bitmap_empty(f->rebuild, FR_MAX_DEVS)) {
-			*error = "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6";
+			*error = "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6";
 			return -EINVAL;
 		}
 		return 0;
 	}
+	if (!f->max_read_errors_set)
+		f->max_read_errors = FANRAID_MAX_READ_ERRORS;
 	if (find_next_bit(f->rebuild, FR_MAX_DEVS, fc->ndevs) < FR_MAX_DEVS) {
 		*error = "Invalid rebuild index: no such member";
 		return -EINVAL;
@@ -439,7 +461,7 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  * features:      flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *                rebuild <idx> (raid6, up to twice), resync (raid6),
  *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>,
- *                stripe_cache_mb <MiB> (raid6)
+ *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6)
  * dev offset:    member and the start of its data area, in sectors;
  *                "- -" for a missing raid6 member
  */
@@ -473,6 +495,7 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	fc->features = features;
 	INIT_WORK(&fc->trigger_event, fanraid_trigger_event);
 	ti->private = fc;
+	fanraid_member_init(fc);
 
 	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
 						    ti->len);

@@ -32,10 +32,25 @@ static void fanraid_resume(struct dm_target *ti)
 		fanraid_sync_resume(fc);
 }
 
+/*
+ * The DM core undoes a presuspend when the suspend does not happen
+ * (lock_fs failed, or the wait for in-flight I/O was interrupted): the
+ * target runs on as if resumed, or a rebuild would stay frozen and
+ * readahead off until the next resume.
+ */
+static void fanraid_presuspend_undo(struct dm_target *ti)
+{
+	fanraid_resume(ti);
+}
+
 static struct target_type fanraid_target = {
 	.name = "fanraid",
-	/* 1.1.0: stripe_cache_mb, and the stripe cache words in INFO status */
-	.version = {1, 1, 0},
+	/*
+	 * 1.1.0: stripe_cache_mb, and the stripe cache words in INFO status
+	 * 1.2.0: read errors repaired from parity, max_read_errors, and
+	 *        read_errors_corrected per member in INFO status
+	 */
+	.version = {1, 2, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,
@@ -46,6 +61,7 @@ static struct target_type fanraid_target = {
 	.iterate_devices = fanraid_iterate_devices,
 	.io_hints = fanraid_io_hints,
 	.presuspend = fanraid_presuspend,
+	.presuspend_undo = fanraid_presuspend_undo,
 	.resume = fanraid_resume,
 };
 

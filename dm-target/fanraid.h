@@ -21,6 +21,13 @@
 
 /* Errors a member may return before we stop raising table events for it. */
 #define FANRAID_EVENT_THRESHOLD	15
+/*
+ * Read errors repaired on one member before it is failed (md's
+ * max_read_errors); the count halves every hour, so only a member whose
+ * errors keep coming reaches it.
+ */
+#define FANRAID_MAX_READ_ERRORS	20
+#define FANRAID_READ_ERROR_DECAY	(3600 * HZ)
 
 /*
  * RAID6 operations cover at most one stripe window of one chunk, so an
@@ -94,6 +101,13 @@ struct fanraid_dev {
 	struct fanraid_stats stats;
 	/* flush_policy dirty: a write completed since the last flush was sent */
 	atomic_t dirty;
+	/* flush_policy dirty: flushes sent and not yet completed */
+	atomic_t flushes_inflight;
+	/* read errors repaired by rewriting from parity (INFO status) */
+	atomic64_t read_errors_corrected;
+	/* ... of which recent, decayed; under fanraid_c.err_lock */
+	u32 recent_read_errors;
+	unsigned long recent_since;	/* jiffies of the last decay */
 };
 
 /* What the RAID6 sync worker is doing. */
@@ -121,6 +135,8 @@ struct fanraid_features {
 	bool ra_cache_mb_set;
 	u32 stripe_cache_mb;		/* RAID6 stripe cache (fanraid-r6-cache.c) */
 	bool stripe_cache_mb_set;
+	u32 max_read_errors;		/* RAID6: recent repaired read errors allowed */
+	bool max_read_errors_set;
 };
 
 /* Whole-array readahead counters, in INFO status after mismatch_cnt. */
@@ -166,8 +182,6 @@ struct fanraid_r6 {
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
 	enum fanraid_sync_action action;
-	sector_t sync_cp;		/* member sectors below it are in sync */
-	DECLARE_BITMAP(rebuilding, FR_MAX_DEVS);
 	bool sync_stop;			/* set by presuspend */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
 };
@@ -182,8 +196,15 @@ struct fanraid_c {
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Sectors of reads at members or waiting for fetches, with readahead on. */
 	atomic64_t ra_inflight;
-	/* Members failed by an I/O error or a "fail" message (RAID6). */
+	/*
+	 * Member state (fanraid-member.c): members failed, members being
+	 * rebuilt, and how far the RAID6 sync pass got (member sectors below
+	 * sync_cp are in sync); written by the sync worker under row locks.
+	 */
 	DECLARE_BITMAP(failed, FR_MAX_DEVS);
+	DECLARE_BITMAP(rebuilding, FR_MAX_DEVS);
+	sector_t sync_cp;
+	spinlock_t err_lock;		/* the devs' recent_read_errors */
 	/* dm_table_event() may sleep, so end_io defers it here. */
 	struct work_struct trigger_event;
 	u32 ndevs;
@@ -199,6 +220,8 @@ struct fanraid_bio {
 	sector_t wlen;			/* 0 for reads and flushes */
 	u32 dev;			/* member the clone went to */
 	bool handled;			/* completed by fanraid itself, counted there */
+	bool repair;			/* RAID6 read that failed: rebuild and rewrite */
+	bool flush_counted;		/* in its member's flushes_inflight */
 	u32 ra_sectors;			/* counted in fc->ra_inflight */
 	u32 ra_gen;			/* stream generation when counted, 0 = not */
 	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
@@ -210,6 +233,14 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv);
 void fanraid_dtr(struct dm_target *ti);
 const char *fanraid_flush_policy_name(enum fanraid_flush_policy policy);
 int fanraid_parse_on_off(const char *value, bool *on);
+
+/* fanraid-member.c */
+bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
+bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
+bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
+			 int err);
+void fanraid_member_init(struct fanraid_c *fc);
+void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev);
 
 /* fanraid-map.c */
 int fanraid_map(struct dm_target *ti, struct bio *bio);
@@ -225,8 +256,6 @@ void fanraid_r6_destroy(struct fanraid_c *fc);
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
-bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
-bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
 
 /* fanraid-sync.c */
 void fanraid_sync_init(struct fanraid_c *fc);

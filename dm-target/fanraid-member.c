@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid member state: which members are failed, which are still being
+ * rebuilt, and the one place a member becomes failed.
+ *
+ * This layer sits below map, readahead and RAID6: they ask it, it calls
+ * none of them. A member fails here for a write error, a read error that
+ * could not be repaired, a flush error, a "fail" message or an aborted
+ * rebuild; every one of those logs once, raises one table event and (with
+ * an on-disk superblock) is recorded before writes that skip the member
+ * complete.
+ */
+#include "fanraid.h"
+
+bool fanraid_is_failed(struct fanraid_c *fc, u32 dev)
+{
+	return test_bit(dev, fc->failed);
+}
+
+/* Member @dev is being rebuilt and has not been rebuilt at member sector @pos yet. */
+bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
+{
+	return test_bit(dev, fc->rebuilding) && pos >= READ_ONCE(fc->sync_cp);
+}
+
+/*
+ * Take member @dev out of service for @why (errno @err, 0 for none).
+ * Returns true when this call failed it, false when it already was. Any
+ * context: the table event is raised from a work item.
+ */
+bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
+			 int err)
+{
+	if (WARN_ON_ONCE(dev >= fc->ndevs) || test_and_set_bit(dev, fc->failed))
+		return false;
+	if (err)
+		DMERR("%s: member %u failed: %s (error %d)",
+		      dm_table_device_name(fc->ti->table), dev, why, err);
+	else
+		DMERR("%s: member %u failed: %s",
+		      dm_table_device_name(fc->ti->table), dev, why);
+	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
+		DMERR("%s: more than two members failed: I/O that needs them fails",
+		      dm_table_device_name(fc->ti->table));
+	schedule_work(&fc->trigger_event);
+	return true;
+}
+
+void fanraid_member_init(struct fanraid_c *fc)
+{
+	u32 i;
+
+	spin_lock_init(&fc->err_lock);
+	for (i = 0; i < fc->ndevs; i++)
+		fc->devs[i].recent_since = jiffies;
+}
+
+/*
+ * A read error on @dev was repaired: the data was rebuilt from parity and
+ * written back, and the write succeeded, so the member stays in service
+ * (an SSD remaps the sector on write). One that keeps needing it is
+ * failing: past max_read_errors recent repairs it is failed.
+ */
+void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev)
+{
+	struct fanraid_dev *d = &fc->devs[dev];
+	unsigned long flags, hours;
+	u32 recent;
+
+	atomic64_inc(&d->read_errors_corrected);
+	spin_lock_irqsave(&fc->err_lock, flags);
+	hours = (jiffies - d->recent_since) / FANRAID_READ_ERROR_DECAY;
+	if (hours) {
+		d->recent_read_errors = hours >= 32 ? 0 :
+					d->recent_read_errors >> hours;
+		d->recent_since = jiffies;
+	}
+	recent = ++d->recent_read_errors;
+	spin_unlock_irqrestore(&fc->err_lock, flags);
+	DMWARN_LIMIT("%s: member %u: read error repaired from parity (%u recent)",
+		     dm_table_device_name(fc->ti->table), dev, recent);
+	if (recent > fc->features.max_read_errors)
+		fanraid_member_fail(fc, dev, "too many read errors", 0);
+	else
+		schedule_work(&fc->trigger_event);
+}
