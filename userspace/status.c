@@ -125,6 +125,13 @@ int fr_status_parse(const char *line, struct fr_status *st)
 		st->has_ra_stats = j >= 6;
 		st->has_stripe_cache = j == 8;
 	}
+	/* target 1.2.0+: read errors repaired, one word per member */
+	if (*p && st->has_stripe_cache) {
+		for (i = 0; i < st->ndevs; i++)
+			if (next_u64(&p, &st->members[i].read_errors_corrected))
+				return -EINVAL;
+		st->has_read_errors_corrected = true;
+	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))
 			return -EINVAL;

@@ -77,7 +77,7 @@ static bool features_valid(const struct fr_table *t)
 		lost += t->devs[i].missing || (t->rebuild_mask >> i & 1);
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
-		       !t->stripe_cache_set;
+		       !t->stripe_cache_set && !t->max_read_errors_set;
 	if (t->stripe_cache_set && !stripe_cache_valid(t))
 		return false;
 	return lost <= FR_PARITY_DEVS_RAID6;
@@ -103,7 +103,7 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
 		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
 		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0) +
-		(t->stripe_cache_set ? 2 : 0);
+		(t->stripe_cache_set ? 2 : 0) + (t->max_read_errors_set ? 2 : 0);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -133,6 +133,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		FR_EMIT(" ra_cache_mb %u", t->ra_cache_mb);
 	if (t->stripe_cache_set)
 		FR_EMIT(" stripe_cache_mb %u", t->stripe_cache_mb);
+	if (t->max_read_errors_set)
+		FR_EMIT(" max_read_errors %u", t->max_read_errors);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -179,15 +181,16 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 			static const char *const valued[] = {
 				"flush_policy", "max_sync_rate", "rebuild",
 				NULL, "readahead", "ra_window", "ra_cache_mb",
-				"stripe_cache_mb",
+				"stripe_cache_mb", "max_read_errors",
 			};
+			const int nvalued = sizeof(valued) / sizeof(valued[0]);
 
 			if (i + 1 >= nargs || !tok[i + 1])
 				return -EINVAL;
-			for (rank = 0; rank < 8; rank++)
+			for (rank = 0; rank < nvalued; rank++)
 				if (valued[rank] && !strcmp(tok[i], valued[rank]))
 					break;
-			if (rank == 8)
+			if (rank == nvalued)
 				return -EINVAL;
 		}
 		if (rank < last || (rank == last && rank != 2))
@@ -230,11 +233,16 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 				return -EINVAL;
 			t->ra_cache_set = true;
 			break;
-		default:
+		case 7:
 			/* bounds need ndevs: features_valid() checks them */
 			if (fr_parse_u32(tok[++i], &t->stripe_cache_mb))
 				return -EINVAL;
 			t->stripe_cache_set = true;
+			break;
+		default:
+			if (fr_parse_u32(tok[++i], &t->max_read_errors))
+				return -EINVAL;
+			t->max_read_errors_set = true;
 		}
 	}
 	return 0;
@@ -260,7 +268,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 17 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 19 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -317,8 +325,11 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 1;
+	v->minor = 2;
 	v->patch = 0;
+	if (t->max_read_errors_set)
+		return "max_read_errors";
+	v->minor = 1;
 	if (t->stripe_cache_set)
 		return "stripe_cache_mb";
 	/* everything else arrived in 1.0.0 */

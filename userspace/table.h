@@ -49,6 +49,8 @@ struct fr_table {
 	uint32_t ra_cache_mb;	/* 0..4096; 0 allocates no cache */
 	bool stripe_cache_set;
 	uint32_t stripe_cache_mb;	/* raid6, MiB: geometry minimum..4096 */
+	bool max_read_errors_set;
+	uint32_t max_read_errors;	/* raid6: repaired read errors before failing */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };

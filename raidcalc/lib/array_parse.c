@@ -199,6 +199,17 @@ static int rc_parse_stripe_cache_mb(struct rc_array *a, struct rc_words *w,
 	return 0;
 }
 
+static int rc_parse_max_read_errors(struct rc_array *a, struct rc_words *w,
+				    const char *val)
+{
+	if (a->max_read_errors_given)
+		return rc_fail(a, w, "Feature max_read_errors duplicated");
+	if (!rc_parse_u32(val, &a->max_read_errors))
+		return rc_fail(a, w, "Invalid max_read_errors: not a number (0-4294967295)");
+	a->max_read_errors_given = true;
+	return 0;
+}
+
 /* Features that take a value; resync, the one that does not, is apart. */
 static const struct {
 	const char *name;
@@ -211,13 +222,14 @@ static const struct {
 	{ "ra_window", rc_parse_ra_window },
 	{ "ra_cache_mb", rc_parse_ra_cache_mb },
 	{ "stripe_cache_mb", rc_parse_stripe_cache_mb },
+	{ "max_read_errors", rc_parse_max_read_errors },
 };
 
 /*
  * The feature group, as the target reads it; its count counts words:
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
  * (up to twice), resync, readahead on|off, ra_window <stripes>,
- * ra_cache_mb <MiB>, stripe_cache_mb <MiB>.
+ * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>.
  */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
@@ -331,8 +343,9 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 
 	if (level != FR_LEVEL_RAID6) {
 		if (a->resync || a->max_sync_rate_given ||
-		    a->stripe_cache_mb_given || a->rebuild)
-			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate and stripe_cache_mb require raid6");
+		    a->stripe_cache_mb_given || a->max_read_errors_given ||
+		    a->rebuild)
+			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6");
 		return rc_check_readahead(a, w);
 	}
 	if (a->stripe_cache_mb_given &&
@@ -432,7 +445,8 @@ static unsigned int rc_feature_words(const struct rc_array *a)
 	return 2 * a->flush_given + 2 * a->max_sync_rate_given +
 	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync +
 	       2 * a->readahead_given + 2 * a->ra_window_given +
-	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given;
+	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given +
+	       2 * a->max_read_errors_given;
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -476,6 +490,8 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 		RC_EMIT(" ra_cache_mb %u", a->ra_cache_mb);
 	if (a->stripe_cache_mb_given)
 		RC_EMIT(" stripe_cache_mb %u", a->stripe_cache_mb);
+	if (a->max_read_errors_given)
+		RC_EMIT(" max_read_errors %u", a->max_read_errors);
 	RC_EMIT(" %u", a->nmembers);
 	for (i = 0; i < a->nmembers; i++) {
 		if (a->members[i].missing)

@@ -70,8 +70,10 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
+	assert_true(st.has_read_errors_corrected);
+	assert_int_equal(st.members[0].read_errors_corrected, 3);
 	assert_true(st.has_mismatch_cnt);
 	assert_true(st.has_stripe_cache);
 	assert_int_equal(st.mismatch_cnt, 9);
@@ -119,10 +121,43 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 more", &st), 0);
+					 "18446744073709551615 0 more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);
+}
+
+/* 1.2.0 appends one read_errors_corrected word per member. */
+static void test_status_parses_read_errors_corrected(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536 0 8 0 18446744073709551615",
+					 &st), 0);
+	assert_true(st.has_read_errors_corrected);
+	assert_int_equal(st.members[0].read_errors_corrected, 0);
+	assert_int_equal(st.members[1].read_errors_corrected, 8);
+	assert_true(st.members[3].read_errors_corrected == UINT64_MAX);
+	assert_int_equal(st.extra_words, 0);
+	/* a 1.1 target stops at the stripe cache words */
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536", &st), 0);
+	assert_false(st.has_read_errors_corrected);
+	/* the group is there whole or not at all */
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536 0 8", &st), -EINVAL);
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536 0 8 x 1", &st), -EINVAL);
 }
 
 /* Every line of @bad is refused. */
@@ -252,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_status_parses_degraded_raid6_resync),
 		cmocka_unit_test(test_status_tolerates_fields_appended_later),
 		cmocka_unit_test(test_status_parses_stripe_cache_words),
+		cmocka_unit_test(test_status_parses_read_errors_corrected),
 		cmocka_unit_test(test_status_rejects_partial_trailing_groups),
 		cmocka_unit_test(test_status_handles_64_members),
 		cmocka_unit_test(test_status_rejects_malformed_lines),
