@@ -147,7 +147,7 @@ void fanraid_r6_rewrite(struct fanraid_r6op *op)
 }
 
 /* XOR @src into @dst, one page. */
-static void fanraid_r6_xor_page(u8 *dst, const u8 *src)
+void fanraid_r6_xor_page(u8 *dst, const u8 *src)
 {
 	unsigned long *d = (unsigned long *)dst;
 	const unsigned long *s = (const unsigned long *)src;

@@ -62,6 +62,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
 int fanraid_r6_recover(struct fanraid_r6op *op);
 void fanraid_r6_rewrite(struct fanraid_r6op *op);
+void fanraid_r6_xor_page(u8 *dst, const u8 *src);
 void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
 void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
 			 unsigned int pos);

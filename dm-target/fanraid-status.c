@@ -71,7 +71,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        <flushes> <errors>, then <mismatch_cnt> <ra_hits> <ra_misses>
  *        <ra_prefetched_sectors> <ra_wasted_sectors> <flushes_elided>
  *        <stripe_cache_kib> <stripe_cache_peak_kib>
- *        then per member: <read_errors_corrected>
+ *        then per member: <read_errors_corrected>, then per member:
+ *        <check_blamed_sectors>
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -109,9 +110,11 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		if (fc->r6)
 			fanraid_r6_cache_usage(fc->r6, &cache_now, &cache_peak);
 		DMEMIT(" %llu %llu", cache_now, cache_peak);
-		/* v1.2.0+: read errors repaired, per member */
+		/* v1.2.0+: read errors repaired, then sectors check blamed, per member */
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT(" %lld", (long long)atomic64_read(&fc->devs[i].read_errors_corrected));
+		for (i = 0; i < fc->ndevs; i++)
+			DMEMIT(" %lld", (long long)atomic64_read(&fc->devs[i].check_blamed));
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -245,6 +248,7 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		for (i = 0; i < fc->ndevs; i++) {
 			fanraid_stats_reset(&fc->devs[i].stats);
 			atomic64_set(&fc->devs[i].read_errors_corrected, 0);
+			atomic64_set(&fc->devs[i].check_blamed, 0);
 		}
 		atomic64_set(&fc->ra_stats.hits, 0);
 		atomic64_set(&fc->ra_stats.misses, 0);

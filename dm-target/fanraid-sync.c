@@ -12,6 +12,8 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 
+#include <fanraid/syndrome.h>
+
 #include "fanraid-raid6.h"
 
 /* Member sectors one run of the work item covers before it yields. */
@@ -34,11 +36,73 @@ const char *fanraid_sync_action_name(enum fanraid_sync_action action)
 	return "idle";
 }
 
-/* Pages of P/Q that differ from what the data says; rewrites them when asked. */
+/* Member sector of page @p of the op, for messages. */
+static sector_t fanraid_sync_page_sector(struct fanraid_r6op *op, u32 p)
+{
+	return (op->row << op->fc->geom.chunk_shift) +
+	       ((sector_t)(op->first_page + p) << (PAGE_SHIFT - SECTOR_SHIFT));
+}
+
+/*
+ * One page of a whole row (no slot lost) whose P or Q disagrees: the
+ * scratch pages hold dP and dQ. When they name one wrong block, blame its
+ * member and, for repair, correct that block; otherwise say so and, for
+ * repair, make P and Q agree with the data as it is. Returns the slots to
+ * write.
+ */
+static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
+					 bool fix)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	u32 n = g->ndevs, slot, data_idx;
+	u8 *dp = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
+	u8 *dq = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+	sector_t sector = fanraid_sync_page_sector(op, p);
+	enum fr_block_kind kind;
+
+	if (fr_syndrome_locate(dp, dq, PAGE_SIZE, n - 2, &kind, &data_idx) !=
+	    FR_SYNDROME_ONE) {
+		DMWARN_LIMIT("%s: row %llu, member sectors %llu-%llu: P and Q do not name one wrong block%s",
+			     dm_table_device_name(fc->ti->table), op->row,
+			     (unsigned long long)sector,
+			     (unsigned long long)sector + PAGE_SECTORS - 1,
+			     fix ? ": parity rewritten from the data" : "");
+		if (!fix)
+			return 0;
+		fanraid_r6_xor_page(page_address(op->pages[n - 2][p]), dp);
+		fanraid_r6_xor_page(page_address(op->pages[n - 1][p]), dq);
+		return BIT(n - 2) | BIT(n - 1);
+	}
+	slot = kind == FR_BLOCK_DATA ? data_idx :
+	       kind == FR_BLOCK_P ? n - 2 : n - 1;
+	atomic64_add(PAGE_SECTORS,
+		     &fc->devs[fanraid_r6_slot_dev(g, op->row, slot)].check_blamed);
+	DMWARN_LIMIT("%s: row %llu, member %u sectors %llu-%llu: %s block does not match P and Q%s",
+		     dm_table_device_name(fc->ti->table), op->row,
+		     fanraid_r6_slot_dev(g, op->row, slot),
+		     (unsigned long long)sector,
+		     (unsigned long long)sector + PAGE_SECTORS - 1,
+		     kind == FR_BLOCK_DATA ? "data" : kind == FR_BLOCK_P ? "P" : "Q",
+		     fix ? ": rewritten" : "");
+	if (!fix)
+		return 0;
+	fanraid_r6_xor_page(page_address(op->pages[slot][p]),
+			    kind == FR_BLOCK_Q ? dq : dp);
+	return BIT(slot);
+}
+
+/*
+ * Pages of P/Q that differ from what the data says; rewrites them when
+ * asked. With every slot read, the syndrome names the wrong block where one
+ * block explains the difference (silent corruption of data, P or Q), and
+ * repair corrects that block instead of rewriting parity from bad data.
+ * Degraded, only P and Q can be recomputed.
+ */
 static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 {
 	u32 n = op->fc->geom.ndevs, p;
-	unsigned long data = GENMASK(n - 3, 0);
+	unsigned long data = GENMASK(n - 3, 0), write = 0;
 	bool have_p = !test_bit(n - 2, &op->missing);
 	bool have_q = !test_bit(n - 1, &op->missing);
 	bool differs = false;
@@ -48,29 +112,35 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		return;
 	fanraid_r6_gen(op, true);
 	for (p = 0; p < op->npages; p++) {
+		u8 *dp = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
+		u8 *dq = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
 		bool bad = (have_p &&
-			    memcmp(page_address(op->pages[n - 2][p]),
-				   page_address(op->pages[FANRAID_R6_SCRATCH_P][p]),
-				   PAGE_SIZE)) ||
+			    memcmp(page_address(op->pages[n - 2][p]), dp, PAGE_SIZE)) ||
 			   (have_q &&
-			    memcmp(page_address(op->pages[n - 1][p]),
-				   page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]),
-				   PAGE_SIZE));
+			    memcmp(page_address(op->pages[n - 1][p]), dq, PAGE_SIZE));
 
-		if (bad && count)
-			atomic64_add(PAGE_SIZE >> SECTOR_SHIFT,
-				     &op->fc->r6->mismatches);
-		differs |= bad;
+		if (!bad)
+			continue;
+		if (count)
+			atomic64_add(PAGE_SECTORS, &op->fc->r6->mismatches);
+		if (have_p && have_q) {
+			fanraid_r6_xor_page(dp, page_address(op->pages[n - 2][p]));
+			fanraid_r6_xor_page(dq, page_address(op->pages[n - 1][p]));
+			write |= fanraid_sync_locate(op, p, fix);
+			continue;
+		}
+		differs = true;
 	}
-	if (!differs || !fix)
-		return;
-	/* Write the recomputed P and Q from the scratch pages. */
-	for (p = 0; p < op->npages; p++) {
-		swap(op->pages[n - 2][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
-		swap(op->pages[n - 1][p], op->pages[FANRAID_R6_SCRATCH_Q][p]);
+	if (differs && fix) {
+		/* One parity lost: write the other, recomputed, where it differed. */
+		for (p = 0; p < op->npages; p++) {
+			swap(op->pages[n - 2][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
+			swap(op->pages[n - 1][p], op->pages[FANRAID_R6_SCRATCH_Q][p]);
+		}
+		write |= BIT(n - 2) | BIT(n - 1);
 	}
-	fanraid_r6_io(op, (BIT(n - 2) | BIT(n - 1)) & ~op->missing,
-		      REQ_OP_WRITE);
+	if (write)
+		fanraid_r6_io(op, write & ~op->missing, REQ_OP_WRITE);
 }
 
 /*
@@ -284,6 +354,7 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	enum fanraid_sync_action now = READ_ONCE(r6->action);
+	u32 i;
 
 	if (action == FANRAID_SYNC_IDLE) {
 		bool suspended = READ_ONCE(r6->sync_stop);
@@ -299,6 +370,8 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	if (now != FANRAID_SYNC_IDLE)
 		return -EBUSY;
 	atomic64_set(&r6->mismatches, 0);
+	for (i = 0; i < fc->ndevs; i++)
+		atomic64_set(&fc->devs[i].check_blamed, 0);
 	WRITE_ONCE(fc->sync_cp, 0);
 	WRITE_ONCE(r6->action, action);
 	if (!READ_ONCE(r6->sync_stop))

@@ -105,6 +105,8 @@ struct fanraid_dev {
 	atomic_t flushes_inflight;
 	/* read errors repaired by rewriting from parity (INFO status) */
 	atomic64_t read_errors_corrected;
+	/* sectors the last check/repair found wrong on this member (INFO) */
+	atomic64_t check_blamed;
 	/* ... of which recent, decayed; under fanraid_c.err_lock */
 	u32 recent_read_errors;
 	unsigned long recent_since;	/* jiffies of the last decay */

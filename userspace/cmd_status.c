@@ -138,7 +138,8 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		printf(", \"health\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
 		       "\"read_sectors\": %llu, \"write_sectors\": %llu, "
 		       "\"flushes\": %llu, \"errors\": %llu, "
-		       "\"read_errors_corrected\": %llu}",
+		       "\"read_errors_corrected\": %llu, "
+		       "\"check_blamed_sectors\": %llu}",
 		       fr_health_name(st->health[i]),
 		       (unsigned long long)s->reads,
 		       (unsigned long long)s->writes,
@@ -146,7 +147,8 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)s->write_sectors,
 		       (unsigned long long)s->flushes,
 		       (unsigned long long)s->errors,
-		       (unsigned long long)s->read_errors_corrected);
+		       (unsigned long long)s->read_errors_corrected,
+		       (unsigned long long)s->check_blamed_sectors);
 	}
 	printf("\n    ]}");
 }
@@ -195,21 +197,22 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 			       (unsigned long long)st->stripe_cache_peak_kib);
 		printf("\n");
 	}
-	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s %9s\n", "slot",
+	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s %9s %7s\n", "slot",
 	       "device", "health", "reads", "writes", "read", "written",
-	       "flushes", "errors", "repaired");
+	       "flushes", "errors", "repaired", "blamed");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
 
 		fr_format_size(s->read_sectors << 9, rd, sizeof(rd));
 		fr_format_size(s->write_sectors << 9, wr, sizeof(wr));
-		printf("  %4u  %-16s %-8s %10llu %10llu %10s %10s %8llu %7llu %9llu\n",
+		printf("  %4u  %-16s %-8s %10llu %10llu %10s %10s %8llu %7llu %9llu %7llu\n",
 		       i, paths[i], fr_health_name(st->health[i]),
 		       (unsigned long long)s->reads,
 		       (unsigned long long)s->writes, rd, wr,
 		       (unsigned long long)s->flushes,
 		       (unsigned long long)s->errors,
-		       (unsigned long long)s->read_errors_corrected);
+		       (unsigned long long)s->read_errors_corrected,
+		       (unsigned long long)s->check_blamed_sectors);
 	}
 }
 

@@ -125,10 +125,16 @@ int fr_status_parse(const char *line, struct fr_status *st)
 		st->has_ra_stats = j >= 6;
 		st->has_stripe_cache = j == 8;
 	}
-	/* target 1.2.0+: read errors repaired, one word per member */
+	/*
+	 * target 1.2.0+: read errors repaired, then sectors blamed by check,
+	 * one word per member each
+	 */
 	if (*p && st->has_stripe_cache) {
 		for (i = 0; i < st->ndevs; i++)
 			if (next_u64(&p, &st->members[i].read_errors_corrected))
+				return -EINVAL;
+		for (i = 0; i < st->ndevs; i++)
+			if (next_u64(&p, &st->members[i].check_blamed_sectors))
 				return -EINVAL;
 		st->has_read_errors_corrected = true;
 	}

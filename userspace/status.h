@@ -33,6 +33,7 @@ struct fr_member_stats {
 	uint64_t flushes;
 	uint64_t errors;
 	uint64_t read_errors_corrected;	/* target 1.2.0+; 0 when not printed */
+	uint64_t check_blamed_sectors;	/* ... found wrong here by the last check */
 };
 
 struct fr_status {
@@ -53,7 +54,7 @@ struct fr_status {
 	bool has_stripe_cache;			/* the two below were printed */
 	uint64_t stripe_cache_kib;		/* raid6 stripe buffers held now */
 	uint64_t stripe_cache_peak_kib;		/* most held since load or stats reset */
-	bool has_read_errors_corrected;		/* the per-member group was printed */
+	bool has_read_errors_corrected;		/* the 1.2.0 per-member groups were printed */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * verify: recompute P and Q of each row from the data on the members and
- * compare, on one thread per CPU. Prints the first bad parity blocks (one
+ * compare, on one thread per CPU. Prints the first bad blocks (one
  * line each), how many there were, and exits 1 on any; I/O errors exit 2
  * so that a script can tell "the parity is wrong" from "could not look".
  */
@@ -12,10 +12,13 @@
 static void rc_print_mismatch(const struct rc_array *a,
 			      const struct rc_mismatch *m)
 {
-	printf("%s: row %llu: %s mismatch on member %u at sector %llu\n",
+	printf("%s: row %llu: %s mismatch on member %u at sector %llu%s\n",
 	       a->members[m->dev].dev, (unsigned long long)m->row,
+	       m->kind == FR_BLOCK_DATA ? "data" :
 	       m->kind == FR_BLOCK_P ? "P" : "Q", m->dev,
-	       (unsigned long long)m->sector);
+	       (unsigned long long)m->sector,
+	       m->kind == FR_BLOCK_DATA ? " (named by P and Q together)" :
+	       m->ambiguous ? " (P and Q do not name one block)" : "");
 }
 
 /* Only for a terminal: a log or a pipe should not fill with \r lines. */
@@ -104,9 +107,9 @@ int rc_cmd_verify(struct rc_opts *o)
 	for (i = 0; i < r.nkept; i++)
 		rc_print_mismatch(&a, &r.kept[i]);
 	if (r.bad > r.nkept)
-		printf("verify: %llu more bad parity block(s) not listed\n",
+		printf("verify: %llu more bad block(s) not listed\n",
 		       (unsigned long long)(r.bad - r.nkept));
-	printf("verify: rows %llu..%llu of %llu checked, %llu bad parity block(s)\n",
+	printf("verify: rows %llu..%llu of %llu checked, %llu bad block(s)\n",
 	       (unsigned long long)o->first_row,
 	       (unsigned long long)(o->first_row + count - 1),
 	       (unsigned long long)a.geom.rows, (unsigned long long)r.bad);

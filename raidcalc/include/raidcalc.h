@@ -258,8 +258,14 @@ void *rc_array_buf_alloc(size_t bytes);
 /** One parity block that does not match its row's data. */
 struct rc_mismatch {
 	u64 row;		/* stripe row */
-	u32 dev;		/* member holding the bad parity */
-	enum fr_block_kind kind;	/* FR_BLOCK_P or FR_BLOCK_Q */
+	u32 dev;		/* member holding the bad block */
+	/*
+	 * FR_BLOCK_P or FR_BLOCK_Q; FR_BLOCK_DATA when P and Q, both read,
+	 * together name that member's data block as the one that is wrong
+	 * (fanraid/syndrome.h), which is then reported instead of them
+	 */
+	enum fr_block_kind kind;
+	bool ambiguous;		/* P and Q both wrong, no single block explains it */
 	u64 sector;		/* first bad sector, in the data area */
 };
 

@@ -70,10 +70,11 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 3 x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 16 x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_read_errors_corrected);
 	assert_int_equal(st.members[0].read_errors_corrected, 3);
+	assert_int_equal(st.members[0].check_blamed_sectors, 16);
 	assert_true(st.has_mismatch_cnt);
 	assert_true(st.has_stripe_cache);
 	assert_int_equal(st.mismatch_cnt, 9);
@@ -121,13 +122,13 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 0 more", &st), 0);
+					 "18446744073709551615 0 0 more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);
 }
 
-/* 1.2.0 appends one read_errors_corrected word per member. */
+/* 1.2.0 appends read_errors_corrected, then check_blamed_sectors, per member. */
 static void test_status_parses_read_errors_corrected(void **state)
 {
 	struct fr_status st;
@@ -136,12 +137,14 @@ static void test_status_parses_read_errors_corrected(void **state)
 	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
 					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
 					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
-					 "2048 65536 0 8 0 18446744073709551615",
-					 &st), 0);
+					 "2048 65536 0 8 0 18446744073709551615 "
+					 "0 0 8 0", &st), 0);
 	assert_true(st.has_read_errors_corrected);
 	assert_int_equal(st.members[0].read_errors_corrected, 0);
 	assert_int_equal(st.members[1].read_errors_corrected, 8);
 	assert_true(st.members[3].read_errors_corrected == UINT64_MAX);
+	assert_int_equal(st.members[2].check_blamed_sectors, 8);
+	assert_int_equal(st.members[3].check_blamed_sectors, 0);
 	assert_int_equal(st.extra_words, 0);
 	/* a 1.1 target stops at the stripe cache words */
 	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
@@ -157,7 +160,11 @@ static void test_status_parses_read_errors_corrected(void **state)
 	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
 					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
 					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
-					 "2048 65536 0 8 x 1", &st), -EINVAL);
+					 "2048 65536 0 8 0 0 0 0 0", &st), -EINVAL);
+	assert_int_equal(fr_status_parse("raid6 4 AAAA 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536 0 8 x 1 0 0 0 0", &st), -EINVAL);
 }
 
 /* Every line of @bad is refused. */
