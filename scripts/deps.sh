@@ -9,6 +9,9 @@ pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-de
 # The VM that proves the kernel module: a real Debian kernel, its headers,
 # and the userspace that runs inside it.
 pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm jq"
+# dm-dust for the bad-sector scenarios, built from the kernel's own source
+# (tests/vm/dust/build.sh): Debian's kernel is built without it.
+pkgs_vm="$pkgs_vm linux-source-6.1"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 

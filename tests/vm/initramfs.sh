@@ -218,7 +218,8 @@ build_overlay() {
 		cp "$top"/bench/jobs/*.fio "$root/bench/jobs/"
 	fi
 
-	for ko in "$top"/dm-target/*.ko; do
+	# dm-dust.ko (tests/vm/dust/build.sh) is a test tool: bad sectors.
+	for ko in "$top"/dm-target/*.ko "$build"/dust/dm-dust.ko; do
 		[ -f "$ko" ] || continue
 		mkdir -p "$root/usr/lib/modules/$KVER/extra"
 		cp "$ko" "$root/usr/lib/modules/$KVER/extra/"

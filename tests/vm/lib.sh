@@ -303,3 +303,48 @@ fanraid_wait_idle() {
 	done
 	fail "$1 still syncing: $(dmsetup status "$1")"
 }
+
+# fanraid_health DEV MEMBER: the member's health character (A, a or D).
+fanraid_health() {
+	dmsetup status "$1" | awk -v i="$2" '$3 == "fanraid" { print substr($6, i + 1, 1); exit }'
+}
+
+# fanraid_corrected DEV MEMBER: read errors the target repaired on MEMBER
+# from parity (target 1.2.0+: one word per member after the stripe cache
+# words).
+fanraid_corrected() {
+	dmsetup status "$1" | awk -v i="$2" '
+		$3 == "fanraid" { print $(9 + 6 * $5 + 8 + i); exit }'
+}
+
+# dust_create NAME DEV: NAME over DEV through dm-dust with 4 KiB blocks,
+# bad-block list empty and reads passing until dust_bad. Prints its path.
+dust_create() {
+	modprobe dm-dust 2>/dev/null || true
+	dmsetup targets | grep -q '^dust ' || fail "dm-dust missing (tests/vm/dust/build.sh)"
+	dm_create "$1" "0 $(dev_sectors "$2") dust $2 0 4096" >/dev/null
+	echo "/dev/mapper/$1"
+}
+
+# dust_bad NAME SECTOR [WRITE_FAILS]: the 4 KiB block of dust device NAME
+# at SECTOR (a multiple of 8) fails its reads until a write succeeds; the
+# first WRITE_FAILS writes to it fail too (default 0: it heals on the first
+# write, as a drive remaps a sector). Failing starts at once.
+dust_bad() {
+	[ $(($2 % 8)) = 0 ] || fail "dust_bad: sector $2 is not 4 KiB aligned"
+	dmsetup message "$1" 0 addbadblock $(($2 / 8)) ${3:-0} >/dev/null
+	dmsetup message "$1" 0 enable >/dev/null
+}
+
+# dust_count NAME: bad blocks dust device NAME still lists.
+dust_count() {
+	dmsetup message "$1" 0 countbadblocks | sed -n 's/.*countbadblocks: \([0-9]*\) .*/\1/p'
+}
+
+# fanraid_blamed DEV MEMBER: sectors the last check or repair found wrong on
+# MEMBER, named by P and Q together (target 1.2.0+: one word per member
+# after read_errors_corrected).
+fanraid_blamed() {
+	dmsetup status "$1" | awk -v i="$2" '
+		$3 == "fanraid" { print $(9 + 7 * $5 + 8 + i); exit }'
+}

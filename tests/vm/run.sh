@@ -48,6 +48,8 @@ kernel=/boot/vmlinuz-$kver
 [ -r "$kernel" ] || die "$kernel not readable"
 mkdir -p "$vmdir"
 "$here/initramfs.sh" base "$vmdir/base.cpio" || die "base initramfs failed"
+# Scenarios that need bad sectors fail without it; the rest still run.
+"$here/dust/build.sh" "$BUILD/dust" || echo "vmtest: dm-dust not built: read-repair scenarios will fail" >&2
 
 scenario_field() { # FILE KEY DEFAULT
 	local v
