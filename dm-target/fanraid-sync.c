@@ -94,10 +94,13 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
 
 /*
  * Pages of P/Q that differ from what the data says; rewrites them when
- * asked. With every slot read, the syndrome names the wrong block where one
- * block explains the difference (silent corruption of data, P or Q), and
- * repair corrects that block instead of rewriting parity from bad data.
- * Degraded, only P and Q can be recomputed.
+ * asked. A scrub (@count) with every slot read lets the syndrome name the
+ * wrong block where one block explains the difference (silent corruption
+ * of data, P or Q), and repair corrects that block instead of rewriting
+ * parity from bad data. A resync after an unclean stop only makes P and Q
+ * agree with the data, as md does: a torn write is not corruption, and
+ * either its old or its new data is right. Degraded, only P and Q can be
+ * recomputed.
  */
 static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 {
@@ -123,7 +126,7 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 			continue;
 		if (count)
 			atomic64_add(PAGE_SECTORS, &op->fc->r6->mismatches);
-		if (have_p && have_q) {
+		if (count && have_p && have_q) {
 			fanraid_r6_xor_page(dp, page_address(op->pages[n - 2][p]));
 			fanraid_r6_xor_page(dq, page_address(op->pages[n - 1][p]));
 			write |= fanraid_sync_locate(op, p, fix);
@@ -132,7 +135,7 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		differs = true;
 	}
 	if (differs && fix) {
-		/* One parity lost: write the other, recomputed, where it differed. */
+		/* Resync, or one parity lost: P and Q recomputed from the data. */
 		for (p = 0; p < op->npages; p++) {
 			swap(op->pages[n - 2][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
 			swap(op->pages[n - 1][p], op->pages[FANRAID_R6_SCRATCH_Q][p]);
@@ -235,17 +238,20 @@ out:
 }
 
 /*
- * A rebuild that cannot go on: the members being rebuilt fail, so what they
- * hold beyond the sync point is never read as data (I/O that needs them
- * fails with EIO instead).
+ * A rebuild that cannot go on: at member sector @pos more than two blocks
+ * of a row are lost, so that row's data is gone. The members being rebuilt
+ * fail, so what they hold beyond the sync point is never read as data (I/O
+ * that needs them fails with EIO instead); the log says which row.
  */
-static void fanraid_sync_abort(struct fanraid_c *fc)
+static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	u32 dev;
 
-	DMERR("%s: rebuild stopped: too few members left to rebuild from",
-	      dm_table_device_name(fc->ti->table));
+	DMERR("%s: rebuild stopped at row %llu (member sector %llu): more than two blocks of the row lost, its data cannot be rebuilt",
+	      dm_table_device_name(fc->ti->table),
+	      (unsigned long long)(pos >> fc->geom.chunk_shift),
+	      (unsigned long long)pos);
 	for_each_set_bit(dev, fc->rebuilding, FR_MAX_DEVS)
 		fanraid_member_fail(fc, dev, "rebuild could not finish", 0);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
@@ -295,7 +301,7 @@ static void fanraid_sync_work(struct work_struct *work)
 			return;
 		r = fanraid_sync_window(fc, fc->sync_cp);
 		if (r < 0) {
-			fanraid_sync_abort(fc);
+			fanraid_sync_abort(fc, fc->sync_cp);
 			return;
 		}
 		done += r;
