@@ -20,25 +20,11 @@ seed=${SEED:-$(date +%s)}
 RANDOM=$seed
 log "seed $seed (SEED=$seed reproduces the writes), $rounds rounds"
 
-# A volatile write cache, or the block layer strips flushes before the target.
-mapfile -t d < <(nullb_create_many $n 64 cache_size=16 blocksize=4096)
 # A log holds at most rounds x 3 x (64 KiB + 4 KiB) of writes, and marks.
-mapfile -t logdev < <(nullb_create_many $n $((rounds / 3 + 8)))
-msz=$(dev_sectors "${d[0]}")
-pairs=""
-for ((i = 0; i < n; i++)); do
-	dm_create "lw$i" "0 $msz log-writes ${d[i]} ${logdev[i]}"
-	pairs="$pairs /dev/mapper/lw$i 0"
-done
-assert_eq "$(cat /sys/block/$(dmsetup info -c --noheadings -o blkdevname lw0)/queue/write_cache)" \
-	"write back" "log-writes passes the member's write cache up"
-dm_create fr "0 $((msz * n)) fanraid raid0 $chunk 2 flush_policy dirty $n$pairs"
+logwrites_members $n 64 $((rounds / 3 + 8))
+dm_create fr "0 $((lw_sectors * n)) fanraid raid0 $chunk 2 flush_policy dirty $n$lw_pairs"
 dmsetup message fr 0 stats reset
-
-mark_all() {
-	local i
-	for ((i = 0; i < n; i++)); do dmsetup message "lw$i" 0 mark "$1"; done
-}
+mark_all() { logwrites_mark $n "$1"; }
 
 # counters: "member writes write_sectors flushes" per member, one status.
 counters() {
@@ -83,51 +69,7 @@ log "flushes per member $(awk '{ printf " %d", $4 }' /tmp/before)," \
 # Removing a log-writes device logs what is still held back and waits for
 # its log to be written.
 dm_remove fr
-for ((i = 0; i < n; i++)); do
-	st=$(dmsetup status "lw$i")
-	case $st in *logging_disabled*) fail "lw$i stopped logging: $st" ;; esac
-	dm_remove "lw$i"
-done
-
-# log_entries FILE: the log's entries in order, one a line, sectors in
-# 512-byte units:
-#	W <sector> <sectors> <flags>	a write
-#	F <flags>			an empty flush
-#	M <text>			a mark
-#	D <sector> <sectors>		a discard
-# Format (drivers/md/dm-log-writes.c): at byte 0 the super, le64 magic,
-# version, nr_entries, le32 sectorsize; then each entry on its own sectorsize
-# block, le64 sector, nr_sectors, flags, data_len (sector and nr_sectors in
-# sectorsize units; a mark's text follows in the same block), followed by
-# nr_sectors blocks of data unless it is a discard.
-LOG_FLUSH=1 LOG_DISCARD=4 LOG_MARK=8
-log_entries() {
-	local f=$1 magic ver nr ss spb pos e sec cnt flags dlen size
-	size=$(stat -c %s "$f")
-	read -r magic ver nr < <(echo $(od -A n -t u8 -N 24 "$f"))
-	ss=$(echo $(od -A n -t u4 -j 24 -N 4 "$f"))
-	[ "$magic" = $((0x6a736677736872)) ] || fail "$f: log magic $magic"
-	[ "$ver" = 1 ] || fail "$f: log version $ver"
-	spb=$((ss / 512))
-	pos=$spb
-	for ((e = 0; e < nr; e++)); do
-		[ $((pos * 512 + ss)) -le "$size" ] || fail "$f: entry $e of $nr beyond the log"
-		read -r sec cnt flags dlen < <(echo $(od -A n -t u8 -j $((pos * 512)) -N 32 "$f"))
-		if ((flags & LOG_MARK)); then
-			echo "M $(dd if="$f" bs=1 skip=$((pos * 512 + 32)) count="$dlen" status=none)"
-		elif ((flags & LOG_DISCARD)); then
-			echo "D $((sec * spb)) $((cnt * spb))"
-		elif ((cnt > 0)); then
-			echo "W $((sec * spb)) $((cnt * spb)) $flags"
-		elif ((flags & LOG_FLUSH)); then
-			echo "F $flags"
-		else
-			echo "? $sec $cnt $flags $dlen"
-		fi
-		pos=$((pos + spb))
-		((flags & LOG_DISCARD)) || pos=$((pos + cnt * spb))
-	done
-}
+logwrites_remove $n
 
 # Per member, each entry goes to the round it was logged in: after mark
 # k-1 and before mark k is round k; before mark 0 is round 0 and after the
@@ -137,7 +79,7 @@ log_entries() {
 : >/tmp/logged
 : >/tmp/summary
 for ((i = 0; i < n; i++)); do
-	dd if="${logdev[i]}" of=/tmp/log bs=1M iflag=direct status=none
+	dd if="${lw_logs[i]}" of=/tmp/log bs=1M iflag=direct status=none
 	log_entries /tmp/log >/tmp/entries.$i
 	bad=$(grep -v '^[WFM] ' /tmp/entries.$i || true)
 	[ -z "$bad" ] || fail "member $i: unexpected log entries: $bad"

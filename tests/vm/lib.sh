@@ -348,3 +348,79 @@ fanraid_blamed() {
 	dmsetup status "$1" | awk -v i="$2" '
 		$3 == "fanraid" { print $(9 + 7 * $5 + 8 + i); exit }'
 }
+
+# log_entries FILE: the log's entries in order, one a line, sectors in
+# 512-byte units:
+#	W <sector> <sectors> <flags>	a write
+#	F <flags>			an empty flush
+#	M <text>			a mark
+#	D <sector> <sectors>		a discard
+# Format (drivers/md/dm-log-writes.c): at byte 0 the super, le64 magic,
+# version, nr_entries, le32 sectorsize; then each entry on its own sectorsize
+# block, le64 sector, nr_sectors, flags, data_len (sector and nr_sectors in
+# sectorsize units; a mark's text follows in the same block), followed by
+# nr_sectors blocks of data unless it is a discard.
+log_entries() {
+	local LOG_FLUSH=1 LOG_DISCARD=4 LOG_MARK=8
+	local f=$1 magic ver nr ss spb pos e sec cnt flags dlen size
+	size=$(stat -c %s "$f")
+	read -r magic ver nr < <(echo $(od -A n -t u8 -N 24 "$f"))
+	ss=$(echo $(od -A n -t u4 -j 24 -N 4 "$f"))
+	[ "$magic" = $((0x6a736677736872)) ] || fail "$f: log magic $magic"
+	[ "$ver" = 1 ] || fail "$f: log version $ver"
+	spb=$((ss / 512))
+	pos=$spb
+	for ((e = 0; e < nr; e++)); do
+		[ $((pos * 512 + ss)) -le "$size" ] || fail "$f: entry $e of $nr beyond the log"
+		read -r sec cnt flags dlen < <(echo $(od -A n -t u8 -j $((pos * 512)) -N 32 "$f"))
+		if ((flags & LOG_MARK)); then
+			echo "M $(dd if="$f" bs=1 skip=$((pos * 512 + 32)) count="$dlen" status=none)"
+		elif ((flags & LOG_DISCARD)); then
+			echo "D $((sec * spb)) $((cnt * spb))"
+		elif ((cnt > 0)); then
+			echo "W $((sec * spb)) $((cnt * spb)) $flags"
+		elif ((flags & LOG_FLUSH)); then
+			echo "F $flags"
+		else
+			echo "? $sec $cnt $flags $dlen"
+		fi
+		pos=$((pos + spb))
+		((flags & LOG_DISCARD)) || pos=$((pos + cnt * spb))
+	done
+}
+
+# logwrites_members COUNT MB LOG_MB: COUNT null_blk members of MB MiB with a
+# volatile write cache (without one the block layer strips flushes before
+# any target), each under dm-log-writes lw0... logging to its own LOG_MB
+# null_blk. Sets lw_pairs (the "/dev/mapper/lwI 0" words of a table),
+# lw_logs (the log devices) and lw_sectors (a member's size).
+logwrites_members() {
+	local i
+	mapfile -t _lw_data < <(nullb_create_many "$1" "$2" cache_size=16 blocksize=4096)
+	mapfile -t lw_logs < <(nullb_create_many "$1" "$3")
+	lw_sectors=$(dev_sectors "${_lw_data[0]}")
+	lw_pairs=""
+	for ((i = 0; i < $1; i++)); do
+		dm_create "lw$i" "0 $lw_sectors log-writes ${_lw_data[i]} ${lw_logs[i]}"
+		lw_pairs="$lw_pairs /dev/mapper/lw$i 0"
+	done
+	assert_eq "$(cat /sys/block/$(dmsetup info -c --noheadings -o blkdevname lw0)/queue/write_cache)" \
+		"write back" "log-writes passes the member's write cache up"
+}
+
+# logwrites_mark COUNT TEXT: a mark in the log of lw0 ... lw(COUNT-1).
+logwrites_mark() {
+	local i
+	for ((i = 0; i < $1; i++)); do dmsetup message "lw$i" 0 mark "$2"; done
+}
+
+# logwrites_remove COUNT: remove lw0..., which logs what each still held
+# back and waits for its log; a log that stopped logging fails.
+logwrites_remove() {
+	local i st
+	for ((i = 0; i < $1; i++)); do
+		st=$(dmsetup status "lw$i")
+		case $st in *logging_disabled*) fail "lw$i stopped logging: $st" ;; esac
+		dm_remove "lw$i"
+	done
+}
