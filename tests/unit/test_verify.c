@@ -65,8 +65,11 @@ static void test_verify_names_row_member_and_sector_of_bad_parity(void **state)
 	assert_int_equal(bad, 0);
 }
 
-/* A bad data byte breaks both parities of its row. */
-static void test_verify_blames_both_parities_for_bad_data(void **state)
+/*
+ * A bad data byte breaks both parities of its row, and together they name
+ * the data block: it is reported instead of P and Q.
+ */
+static void test_verify_names_the_data_member_for_bad_data(void **state)
 {
 	struct rc_t_seen seen = { 0 };
 	u64 bad;
@@ -77,11 +80,32 @@ static void test_verify_blames_both_parities_for_bad_data(void **state)
 	rc_t_flip(fr_geom_data_dev(&rc_t.a.geom, 2, 1), 2 * 4096 + 7);
 	assert_int_equal(rc_array_verify(&rc_t.a, 0, rc_t.a.geom.rows,
 					 rc_t_record, &seen, &bad), 0);
+	assert_int_equal(bad, 1);
+	assert_int_equal(seen.m[0].kind, FR_BLOCK_DATA);
+	assert_int_equal(seen.m[0].dev, fr_geom_data_dev(&rc_t.a.geom, 2, 1));
+	assert_int_equal(seen.m[0].row, 2);
+	assert_int_equal(seen.m[0].sector, 2 * 8);
+	assert_false(seen.m[0].ambiguous);
+}
+
+/* Two data blocks of one row wrong: P and Q both reported, as undecidable. */
+static void test_verify_reports_two_bad_data_blocks_as_ambiguous(void **state)
+{
+	struct rc_t_seen seen = { 0 };
+	u64 bad;
+
+	(void)state;
+	assert_int_equal(rc_t_arr_make(&rc_t, "raid6", 8, 5, 8 * 3 * 4, 0), 0);
+	assert_int_equal(rc_t_arr_built(&rc_t, 10), 0);
+	rc_t_flip(fr_geom_data_dev(&rc_t.a.geom, 1, 0), 1 * 4096 + 100);
+	/* elsewhere in the block: one byte alone could pass for one block */
+	rc_t_flip(fr_geom_data_dev(&rc_t.a.geom, 1, 2), 1 * 4096 + 300);
+	assert_int_equal(rc_array_verify(&rc_t.a, 0, rc_t.a.geom.rows,
+					 rc_t_record, &seen, &bad), 0);
 	assert_int_equal(bad, 2);
 	assert_int_equal(seen.m[0].kind, FR_BLOCK_P);
 	assert_int_equal(seen.m[1].kind, FR_BLOCK_Q);
-	assert_int_equal(seen.m[0].row, 2);
-	assert_int_equal(seen.m[1].row, 2);
+	assert_true(seen.m[0].ambiguous && seen.m[1].ambiguous);
 }
 
 /* 2048-sector chunks are four slices; two bad slices, one report. */
@@ -192,7 +216,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_verify_passes_a_consistent_array, rc_t_teardown),
 		cmocka_unit_test_teardown(test_verify_names_row_member_and_sector_of_bad_parity, rc_t_teardown),
-		cmocka_unit_test_teardown(test_verify_blames_both_parities_for_bad_data, rc_t_teardown),
+		cmocka_unit_test_teardown(test_verify_names_the_data_member_for_bad_data, rc_t_teardown),
+		cmocka_unit_test_teardown(test_verify_reports_two_bad_data_blocks_as_ambiguous, rc_t_teardown),
 		cmocka_unit_test_teardown(test_verify_reports_each_parity_once_per_row, rc_t_teardown),
 		cmocka_unit_test_teardown(test_verify_stops_when_callback_says_so, rc_t_teardown),
 		cmocka_unit_test_teardown(test_verify_rejects_raid0_and_rows_past_end, rc_t_teardown),
