@@ -30,11 +30,16 @@ void fr_open_error(const char *path, int err)
 	}
 }
 
-/* Every superblock write is a new event, so stale members can be told apart. */
+/*
+ * Every superblock write is a new event, so stale members can be told
+ * apart, and writes the current format: a format 1 array is upgraded by
+ * the first assembly that writes it.
+ */
 void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear)
 {
 	uint64_t now = (uint64_t)time(NULL);
 
+	sb->format_version = FR_SB_FORMAT_VERSION;
 	sb->events++;
 	sb->state = (sb->state | set) & ~clear;
 	sb->utime = now > sb->ctime ? now : sb->ctime;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * userspace/sb.c, the on-disk superblock codec: round trip, the documented
- * byte layout, a specific refusal for every corrupted field and for a bad
- * CRC, and a random-mutation fuzzer that must never crash nor accept a
- * block it would not write itself.
+ * fanraid/sb.h, the on-disk superblock codec the tool and the kernel share:
+ * round trip, the documented byte layout, format 1 blocks, a specific
+ * refusal for every corrupted field and for a bad CRC, and a
+ * random-mutation fuzzer that must never crash nor accept a block it would
+ * not write itself.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,11 +13,12 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <isa-l/crc.h>
 
 #include "rc_testutil.h"
 #include "sb.h"
 
-/* Bitwise CRC32C, independent of ISA-L: the oracle for fr_sb_crc(). */
+/* Bitwise CRC32C, independent of the codec's table: the oracle for fr_sb_crc(). */
 static uint32_t t_crc32c(const uint8_t *p, size_t len)
 {
 	uint32_t crc = 0xffffffff;
@@ -153,7 +155,7 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	(void)state;
 	t_block(buf);
 	assert_memory_equal(buf, "FANRAIDS", 8);
-	assert_int_equal(buf[8], 1);		/* format version, LE */
+	assert_int_equal(buf[8], 2);		/* format version, LE */
 	assert_int_equal(buf[12], 1);		/* layout version */
 	assert_int_equal(buf[16], 0x00);	/* 4096 = 0x1000 LE */
 	assert_int_equal(buf[17], 0x10);
@@ -236,7 +238,7 @@ static void test_sb_rejects_unknown_version(void **state)
 
 	(void)state;
 	t_block(buf);
-	t_put32(buf + FR_SB_OFF_FORMAT, 2);
+	t_put32(buf + FR_SB_OFF_FORMAT, FR_SB_FORMAT_VERSION + 1);
 	t_fix_crc(buf);
 	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
 	/* a newer block may have a different CRC rule: version wins over CRC */
@@ -244,6 +246,61 @@ static void test_sb_rejects_unknown_version(void **state)
 	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
 	t_put32(buf + FR_SB_OFF_FORMAT, 0);
 	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_EVERSION);
+}
+
+/*
+ * Format 1 has format 2's bytes; only the owner of the changing fields
+ * differs. A block an old tool wrote still decodes, as format 1, and
+ * re-encodes to the same bytes until the tool upgrades it.
+ */
+static void test_sb_decodes_format1_blocks(void **state)
+{
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	struct fr_sb sb;
+
+	(void)state;
+	t_block(buf);
+	t_put32(buf + FR_SB_OFF_FORMAT, 1);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_OK);
+	assert_int_equal(sb.format_version, 1);
+	assert_int_equal(sb.events, 0x0102030405060708ull);
+	assert_int_equal(sb.state, FR_SB_STATE_DIRTY);
+	assert_int_equal(fr_sb_encode(&sb, again), FR_SB_OK);
+	assert_memory_equal(buf, again, FR_SB_SIZE);
+	sb.format_version = FR_SB_FORMAT_VERSION;
+	assert_int_equal(fr_sb_encode(&sb, again), FR_SB_OK);
+	assert_int_equal(again[FR_SB_OFF_FORMAT], 2);
+	assert_int_equal(fr_sb_decode(again, &sb), FR_SB_OK);
+	assert_int_equal(sb.format_version, 2);
+	/* a format 1 block with a bad field is refused as before */
+	t_put32(buf + FR_SB_OFF_SLOT, 4);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ESLOT);
+}
+
+/*
+ * The codec's CRC is plain C (the kernel compiles it too); ISA-L's
+ * crc32_iscsi, which the tool used before, must agree on any input, or
+ * blocks written by older tools would read as corrupt.
+ */
+static void test_sb_crc_agrees_with_isal(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	uint64_t seed = 77;
+	uint32_t len;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 200; i++) {
+		rc_t_fill(&seed, buf, sizeof(buf));
+		len = i < 8 ? (uint32_t)i : (uint32_t)(i * 37) % FR_SB_SIZE;
+		assert_int_equal(fr_sb_crc32c(buf, len),
+				 ~crc32_iscsi(buf, len, 0xffffffff));
+	}
+	t_block(buf);
+	assert_int_equal(fr_sb_crc(buf),
+			 ~crc32_iscsi(buf, FR_SB_OFF_CRC, 0xffffffff));
 }
 
 struct t_corrupt {
@@ -567,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_sb_rejects_bad_magic),
 		cmocka_unit_test(test_sb_rejects_bad_crc_anywhere),
 		cmocka_unit_test(test_sb_rejects_unknown_version),
+		cmocka_unit_test(test_sb_decodes_format1_blocks),
+		cmocka_unit_test(test_sb_crc_agrees_with_isal),
 		cmocka_unit_test(test_sb_rejects_each_corrupted_field),
 		cmocka_unit_test(test_sb_stripe_cache_round_trips_and_is_bounded),
 		cmocka_unit_test(test_sb_old_zeroed_stripe_cache_reads_as_not_given),
