@@ -43,6 +43,8 @@ bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 		DMERR("%s: more than two members failed: I/O that needs them fails",
 		      dm_table_device_name(fc->ti->table));
 	schedule_work(&fc->trigger_event);
+	/* The survivors' superblocks must say so (fanraid-meta.c). */
+	fanraid_meta_member_failed(fc);
 	return true;
 }
 

@@ -298,6 +298,11 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	blk_status_t status;
 	struct bio *bio;
 
+	/* DIRTY on the media before any member is written (fanraid-meta.c). */
+	if (fanraid_meta_write_start(fc)) {
+		status = BLK_STS_IOERR;
+		goto done;
+	}
 	/* Pages before the row lock: whoever holds it only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->row, st->window * win_pages + first,
 			       end - first);
@@ -307,11 +312,18 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	status = fanraid_r6_stripe_write(op, st);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
-
+	/*
+	 * A write that skipped a failed member is acknowledged only once the
+	 * survivors record the failure: after a crash that member is stale.
+	 */
+	if (!status && fanraid_meta_sync_failed(fc))
+		status = BLK_STS_IOERR;
+done:
 	while ((bio = bio_list_pop(&st->bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
 	}
+	fanraid_meta_write_end(fc);
 
 	mempool_free(st, &r6->stripe_pool);
 	fanraid_r6_window_put(r6);

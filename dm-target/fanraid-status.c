@@ -53,7 +53,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0) +
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
 	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
-	       (f->max_read_errors_set ? 2 : 0);
+	       (f->max_read_errors_set ? 2 : 0) +
+	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -73,6 +74,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        <stripe_cache_kib> <stripe_cache_peak_kib>
  *        then per member: <read_errors_corrected>, then per member:
  *        <check_blamed_sectors>
+ *        <sb_events> <sb_state> (v1.3.0+: superblock events and clean,
+ *        dirty or none)
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -115,6 +118,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" %lld", (long long)atomic64_read(&fc->devs[i].read_errors_corrected));
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT(" %lld", (long long)atomic64_read(&fc->devs[i].check_blamed));
+		/* v1.3.0+: what the superblocks say now */
+		DMEMIT(" %llu %s", fanraid_meta_events(fc),
+		       !fc->meta ? "none" :
+		       fanraid_meta_is_dirty(fc) ? "dirty" : "clean");
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -139,6 +146,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" stripe_cache_mb %u", f->stripe_cache_mb);
 		if (f->max_read_errors_set)
 			DMEMIT(" max_read_errors %u", f->max_read_errors);
+		if (f->superblock)
+			DMEMIT(" superblock");
+		if (f->safe_mode_delay_set)
+			DMEMIT(" safe_mode_delay %u", f->safe_mode_delay);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -213,6 +224,10 @@ static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 		return -EINVAL;
 	}
 	fanraid_member_fail(fc, idx, "failed by message", 0);
+	/* What "fanraid fail" returns to: the superblocks record it. */
+	if (fanraid_meta_sync_failed(fc))
+		DMERR("%s: member %u failed, but no superblock records it",
+		      dm_table_device_name(fc->ti->table), idx);
 	return 0;
 }
 

@@ -262,12 +262,16 @@ static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 static void fanraid_sync_finish(struct fanraid_c *fc)
 {
 	struct fanraid_r6 *r6 = fc->r6;
+	DECLARE_BITMAP(rebuilt, FR_MAX_DEVS);
 
 	DMINFO("%s: %s complete%s", dm_table_device_name(fc->ti->table),
 	       fanraid_sync_action_name(r6->action),
 	       r6->action >= FANRAID_SYNC_CHECK ? ", see mismatch_cnt" : "");
+	bitmap_copy(rebuilt, fc->rebuilding, FR_MAX_DEVS);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
 	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+	/* Only now idle: the superblocks may be marked clean after a resync. */
+	fanraid_meta_sync_done(fc, rebuilt);
 	schedule_work(&fc->trigger_event);
 }
 

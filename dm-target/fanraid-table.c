@@ -181,6 +181,22 @@ static int fanraid_parse_max_read_errors(struct fanraid_features *f,
 	return 0;
 }
 
+static int fanraid_parse_safe_mode_delay(struct fanraid_features *f,
+					 const char *value, char **error)
+{
+	if (f->safe_mode_delay_set) {
+		*error = "Feature safe_mode_delay duplicated";
+		return -EINVAL;
+	}
+	/* Any u32 of ms: 0 marks clean as soon as writes stop. */
+	if (kstrtou32(value, 10, &f->safe_mode_delay)) {
+		*error = "Invalid safe_mode_delay: not a number of ms (0-4294967295)";
+		return -EINVAL;
+	}
+	f->safe_mode_delay_set = true;
+	return 0;
+}
+
 static int fanraid_parse_rebuild(struct fanraid_features *f,
 				 const char *value, char **error)
 {
@@ -202,13 +218,13 @@ static int fanraid_parse_rebuild(struct fanraid_features *f,
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *   rebuild <idx> (up to twice), resync, readahead on|off,
  *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
- *   max_read_errors <count>
+ *   max_read_errors <count>, superblock, safe_mode_delay <ms>
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 19, "Invalid number of feature arguments"
+		0, 22, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -238,11 +254,20 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			f->resync = true;
 			continue;
 		}
+		if (!strcmp(name, "superblock")) {
+			if (f->superblock) {
+				*error = "Feature superblock duplicated";
+				return -EINVAL;
+			}
+			f->superblock = true;
+			continue;
+		}
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
 		    strcmp(name, "rebuild") && strcmp(name, "readahead") &&
 		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb") &&
 		    strcmp(name, "stripe_cache_mb") &&
-		    strcmp(name, "max_read_errors")) {
+		    strcmp(name, "max_read_errors") &&
+		    strcmp(name, "safe_mode_delay")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
@@ -262,6 +287,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			r = fanraid_parse_stripe_cache(f, value, error);
 		else if (!strcmp(name, "max_read_errors"))
 			r = fanraid_parse_max_read_errors(f, value, error);
+		else if (!strcmp(name, "safe_mode_delay"))
+			r = fanraid_parse_safe_mode_delay(f, value, error);
 		else
 			r = fanraid_parse_readahead(f, name, value, error);
 		if (r)
@@ -299,11 +326,15 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 	struct fanraid_features *f = &fc->features;
 	DECLARE_BITMAP(lost, FR_MAX_DEVS);
 
+	if (f->safe_mode_delay_set && !f->superblock) {
+		*error = "Feature safe_mode_delay requires superblock";
+		return -EINVAL;
+	}
 	if (!fc->r6) {
 		if (f->resync || f->max_sync_rate_set || f->stripe_cache_mb_set ||
-		    f->max_read_errors_set ||
+		    f->max_read_errors_set || f->superblock ||
 		    !bitmap_empty(f->rebuild, FR_MAX_DEVS)) {
-			*error = "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6";
+			*error = "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6";
 			return -EINVAL;
 		}
 		return 0;
@@ -461,9 +492,13 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  * features:      flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *                rebuild <idx> (raid6, up to twice), resync (raid6),
  *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>,
- *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6)
+ *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6),
+ *                superblock (raid6), safe_mode_delay <ms> (with superblock,
+ *                default 200)
  * dev offset:    member and the start of its data area, in sectors;
- *                "- -" for a missing raid6 member
+ *                "- -" for a missing raid6 member; with superblock, the
+ *                member's block at byte 4096 of the device is read and
+ *                kept current
  */
 int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -522,6 +557,17 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	if (fc->r6)
 		fanraid_sync_init(fc);
+	if (!fc->features.safe_mode_delay_set)
+		fc->features.safe_mode_delay = FANRAID_SAFE_MODE_DELAY_MS;
+	if (fc->features.superblock) {
+		r = fanraid_meta_create(fc, &ti->error);
+		if (r)
+			goto bad;
+		/* The superblocks may name failed members the table has present. */
+		r = fanraid_check_features(fc, &ti->error);
+		if (r)
+			goto bad;
+	}
 	fanraid_default_readahead(fc);
 	if (fc->features.ra_cache_mb) {
 		r = fanraid_ra_create(fc, &ti->error);
@@ -555,6 +601,7 @@ void fanraid_dtr(struct dm_target *ti)
 
 	if (!fc)
 		return;
+	fanraid_meta_destroy(fc);
 	fanraid_r6_destroy(fc);
 	fanraid_ra_destroy(fc);
 	flush_work(&fc->trigger_event);

@@ -23,10 +23,18 @@ static void fanraid_presuspend(struct dm_target *ti)
 	fanraid_ra_presuspend(fc);
 }
 
+/* No I/O is in flight now: the superblocks can be marked clean. */
+static void fanraid_postsuspend(struct dm_target *ti)
+{
+	fanraid_meta_postsuspend(ti->private);
+}
+
+/* The superblocks first: a resync must find DIRTY on the media. */
 static void fanraid_resume(struct dm_target *ti)
 {
 	struct fanraid_c *fc = ti->private;
 
+	fanraid_meta_resume(fc);
 	fanraid_ra_resume(fc);
 	if (fc->r6)
 		fanraid_sync_resume(fc);
@@ -49,8 +57,9 @@ static struct target_type fanraid_target = {
 	 * 1.1.0: stripe_cache_mb, and the stripe cache words in INFO status
 	 * 1.2.0: read errors repaired from parity, max_read_errors, and
 	 *        read_errors_corrected per member in INFO status
+	 * 1.3.0: superblock, safe_mode_delay, and the superblock words in INFO
 	 */
-	.version = {1, 2, 0},
+	.version = {1, 3, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,
@@ -62,6 +71,7 @@ static struct target_type fanraid_target = {
 	.io_hints = fanraid_io_hints,
 	.presuspend = fanraid_presuspend,
 	.presuspend_undo = fanraid_presuspend_undo,
+	.postsuspend = fanraid_postsuspend,
 	.resume = fanraid_resume,
 };
 

@@ -74,6 +74,8 @@
 #define FANRAID_RA_PROBE_REQS	3
 #define FANRAID_RA_PROBE_STRIPES	8
 #define FANRAID_RA_MIN_CACHE_MB	16
+/* ms without writes before the superblocks are marked clean (md's safe_mode_delay). */
+#define FANRAID_SAFE_MODE_DELAY_MS	200
 
 enum fanraid_flush_policy {
 	FANRAID_FLUSH_PASSTHROUGH,	/* default: every flush reaches every member */
@@ -139,6 +141,9 @@ struct fanraid_features {
 	bool stripe_cache_mb_set;
 	u32 max_read_errors;		/* RAID6: recent repaired read errors allowed */
 	bool max_read_errors_set;
+	bool superblock;		/* RAID6: members carry the superblock (fanraid-meta.c) */
+	u32 safe_mode_delay;		/* ms idle before marking the superblocks clean */
+	bool safe_mode_delay_set;
 };
 
 /* Whole-array readahead counters, in INFO status after mismatch_cnt. */
@@ -194,6 +199,7 @@ struct fanraid_c {
 	struct fanraid_features features;
 	struct fanraid_r6 *r6;		/* NULL for RAID0 */
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
+	struct fanraid_meta *meta;	/* NULL without the superblock feature */
 	struct fanraid_ra_stats ra_stats;
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Sectors of reads at members or waiting for fetches, with readahead on. */
@@ -274,6 +280,19 @@ void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
 void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_ra_presuspend(struct fanraid_c *fc);
 void fanraid_ra_resume(struct fanraid_c *fc);
+
+/* fanraid-meta.c: the on-disk superblock, kept current */
+int fanraid_meta_create(struct fanraid_c *fc, char **error);
+void fanraid_meta_destroy(struct fanraid_c *fc);
+void fanraid_meta_resume(struct fanraid_c *fc);
+void fanraid_meta_postsuspend(struct fanraid_c *fc);
+int fanraid_meta_write_start(struct fanraid_c *fc);
+void fanraid_meta_write_end(struct fanraid_c *fc);
+int fanraid_meta_sync_failed(struct fanraid_c *fc);
+void fanraid_meta_member_failed(struct fanraid_c *fc);
+void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
+u64 fanraid_meta_events(struct fanraid_c *fc);
+bool fanraid_meta_is_dirty(struct fanraid_c *fc);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

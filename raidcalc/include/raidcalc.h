@@ -112,7 +112,7 @@ u8 rc_gf_inv_ref(u8 a);
  * Most words the feature group may hold: every feature once, rebuild
  * twice. The target's dm_arg bound for <#feature_args>.
  */
-#define RC_FEATURE_WORDS_MAX	19
+#define RC_FEATURE_WORDS_MAX	22
 
 /** Flush policies of the table's flush_policy feature. */
 enum rc_flush_policy {
@@ -160,6 +160,9 @@ struct rc_array {
 	bool stripe_cache_mb_given;
 	u32 max_read_errors;		/* repaired read errors before a member fails */
 	bool max_read_errors_given;
+	bool superblock;		/* raid6: members carry the superblock */
+	u32 safe_mode_delay;		/* ms, with superblock */
+	bool safe_mode_delay_given;
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
@@ -181,7 +184,8 @@ struct rc_array {
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
  * (raid6, up to twice), resync (raid6), readahead on|off, ra_window
  * <1-64 stripes>, ra_cache_mb <0-4096>, stripe_cache_mb <MiB> (raid6,
- * fr_r6_stripe_cache_min_mb()..4096), max_read_errors <count> (raid6). Only rebuild changes what raidcalc
+ * fr_r6_stripe_cache_min_mb()..4096), max_read_errors <count> (raid6),
+ * superblock (raid6), safe_mode_delay <ms> (with superblock). Only rebuild changes what raidcalc
  * does (it marks members rebuilding); the rest steer the running target,
  * never the layout, and are kept for rc_array_format(). "- -" as a
  * pair is a missing raid6 member; at most two members may be missing or

@@ -210,7 +210,18 @@ static int rc_parse_max_read_errors(struct rc_array *a, struct rc_words *w,
 	return 0;
 }
 
-/* Features that take a value; resync, the one that does not, is apart. */
+static int rc_parse_safe_mode_delay(struct rc_array *a, struct rc_words *w,
+				    const char *val)
+{
+	if (a->safe_mode_delay_given)
+		return rc_fail(a, w, "Feature safe_mode_delay duplicated");
+	if (!rc_parse_u32(val, &a->safe_mode_delay))
+		return rc_fail(a, w, "Invalid safe_mode_delay: not a number of ms (0-4294967295)");
+	a->safe_mode_delay_given = true;
+	return 0;
+}
+
+/* Features that take a value; resync and superblock, which do not, are apart. */
 static const struct {
 	const char *name;
 	int (*parse)(struct rc_array *a, struct rc_words *w, const char *val);
@@ -223,13 +234,15 @@ static const struct {
 	{ "ra_cache_mb", rc_parse_ra_cache_mb },
 	{ "stripe_cache_mb", rc_parse_stripe_cache_mb },
 	{ "max_read_errors", rc_parse_max_read_errors },
+	{ "safe_mode_delay", rc_parse_safe_mode_delay },
 };
 
 /*
  * The feature group, as the target reads it; its count counts words:
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
  * (up to twice), resync, readahead on|off, ra_window <stripes>,
- * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>.
+ * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>,
+ * superblock, safe_mode_delay <ms>.
  */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
@@ -257,6 +270,12 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 			if (a->resync)
 				return rc_fail(a, w, "Feature resync duplicated");
 			a->resync = true;
+			continue;
+		}
+		if (!strcmp(name, "superblock")) {
+			if (a->superblock)
+				return rc_fail(a, w, "Feature superblock duplicated");
+			a->superblock = true;
 			continue;
 		}
 		for (f = 0; f < nf; f++)
@@ -341,16 +360,18 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 {
 	unsigned int i, lost = 0;
 
+	if (level == FR_LEVEL_RAID6 && a->stripe_cache_mb_given &&
+	    a->stripe_cache_mb < fr_r6_stripe_cache_min_mb(a->nmembers, chunk))
+		return rc_fail(a, w, "Invalid stripe_cache_mb: below the minimum for this raid6 geometry");
+	if (a->safe_mode_delay_given && !a->superblock)
+		return rc_fail(a, w, "Feature safe_mode_delay requires superblock");
 	if (level != FR_LEVEL_RAID6) {
 		if (a->resync || a->max_sync_rate_given ||
 		    a->stripe_cache_mb_given || a->max_read_errors_given ||
-		    a->rebuild)
-			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6");
+		    a->superblock || a->rebuild)
+			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6");
 		return rc_check_readahead(a, w);
 	}
-	if (a->stripe_cache_mb_given &&
-	    a->stripe_cache_mb < fr_r6_stripe_cache_min_mb(a->nmembers, chunk))
-		return rc_fail(a, w, "Invalid stripe_cache_mb: below the minimum for this raid6 geometry");
 	if (a->nmembers < FR_MAX_DEVS && a->rebuild >> a->nmembers)
 		return rc_fail(a, w, "Invalid rebuild index: no such member");
 	for (i = 0; i < a->nmembers; i++) {
@@ -446,7 +467,8 @@ static unsigned int rc_feature_words(const struct rc_array *a)
 	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync +
 	       2 * a->readahead_given + 2 * a->ra_window_given +
 	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given +
-	       2 * a->max_read_errors_given;
+	       2 * a->max_read_errors_given +
+	       a->superblock + 2 * a->safe_mode_delay_given;
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -492,6 +514,10 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 		RC_EMIT(" stripe_cache_mb %u", a->stripe_cache_mb);
 	if (a->max_read_errors_given)
 		RC_EMIT(" max_read_errors %u", a->max_read_errors);
+	if (a->superblock)
+		RC_EMIT(" superblock");
+	if (a->safe_mode_delay_given)
+		RC_EMIT(" safe_mode_delay %u", a->safe_mode_delay);
 	RC_EMIT(" %u", a->nmembers);
 	for (i = 0; i < a->nmembers; i++) {
 		if (a->members[i].missing)

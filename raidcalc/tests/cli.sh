@@ -77,7 +77,7 @@ grep -q ' 0 bad block' out && ok "  and finds no bad block" || bad "verify with 
 expect 0 "geom of a table with readahead and stripe_cache_mb" "$rc" geom "$t6f"
 grep -qx "table ${t6f#0 $len }" out && ok "  prints the table back as given" || bad "geom table: $(grep table out)"
 expect 2 "verify refuses a stripe cache on raid0" "$rc" verify -L 500 "fanraid raid0 8 2 stripe_cache_mb 16 3 z0 0 z1 0 z2 0"
-grep -q ": Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6$" err &&
+grep -q ": Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6$" err &&
 	ok "  with the target's message" || bad "stripe cache on raid0: $(cat err)"
 
 expect 0 "build raid0" "$rc" build -L 500 -i img $t0
@@ -217,12 +217,12 @@ expect 2 "bad chunk size" "$rc" geom -L 8 fanraid raid0 12 0 1 a 0
 grep -q "table word 3 '12': Invalid chunk size: not a power of two" err &&
 	ok "parse error names the word" || bad "parse error: $(cat err)"
 expect 2 "missing length" "$rc" geom fanraid raid0 8 0 1 a 0
-# the longest table: 19 feature words and 64 members, given as one word
-long="0 1048576 fanraid raid6 8 19 flush_policy drop max_sync_rate 1 rebuild 0 rebuild 63 resync readahead on ra_window 2 ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 20 64$(for i in $(seq 0 63); do printf ' /dev/disk/by-id/nvme-long-serial-name-%02d 2048' "$i"; done)"
+# the longest table: 22 feature words and 64 members, given as one word
+long="0 1048576 fanraid raid6 8 22 flush_policy drop max_sync_rate 1 rebuild 0 rebuild 63 resync readahead on ra_window 2 ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 20 superblock safe_mode_delay 200 64$(for i in $(seq 0 63); do printf ' /dev/disk/by-id/nvme-long-serial-name-%02d 2048' "$i"; done)"
 expect 0 "geom of the longest table" "$rc" geom "$long"
 grep -qx "table ${long#0 1048576 }" out && ok "  prints all of it back" || bad "long table: $(grep table out)"
 expect 2 "a line longer than any table" "$rc" geom "$long x"
-grep -qx "raidcalc geom: table: more than the 154 words of the longest fanraid table" err &&
+grep -qx "raidcalc geom: table: more than the 157 words of the longest fanraid table" err &&
 	ok "  says so" || bad "long line: $(cat err)"
 expect 2 "missing member file: an I/O error, not a mismatch" "$rc" verify -L 64 fanraid raid6 8 0 4 nope 0 m1 0 m2 0 m3 0
 grep -q "^nope: Cannot open member: No such file or directory" err &&

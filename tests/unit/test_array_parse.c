@@ -14,7 +14,7 @@
 #include "raidcalc.h"
 #include "rc_testutil.h"
 
-/* The longest table: start, length, 4 fixed words, 19 feature words, 64 pairs. */
+/* The longest table: start, length, 4 fixed words, 22 feature words, 64 pairs. */
 #define RC_T_MAXW 160
 
 /* Splits @line into words (in @copy) and parses them. */
@@ -173,8 +173,8 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 -8 0 1 a 0", "Invalid chunk size: not a number" },
 		{ "fanraid raid0 12 0 1 a 0", "Invalid chunk size: not a power of two" },
 		{ "fanraid raid0 4 0 1 a 0", "Invalid chunk size: smaller than 4 KiB (8 sectors)" },
-		{ "fanraid raid0 8 20 1 a 0", "Invalid number of feature arguments" },
-		{ "fanraid raid0 8 19 1 a 0", "Invalid number of feature arguments" },
+		{ "fanraid raid0 8 23 1 a 0", "Invalid number of feature arguments" },
+		{ "fanraid raid0 8 22 1 a 0", "Invalid number of feature arguments" },
 		/* sscanf("%u") would wrap these to 0 and read on */
 		{ "fanraid raid0 8 4294967296 1 a 0", "Invalid number of feature arguments" },
 		{ "fanraid raid0 8 18446744073709551616 1 a 0", "Invalid number of feature arguments" },
@@ -213,14 +213,26 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid6 8 2 rebuild 1 4 a 0 - - c 0 d 0", "Cannot rebuild a missing member" },
 		{ "fanraid raid6 8 2 rebuild 0 4 a 0 - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
 		{ "fanraid raid6 8 0 4 - - - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
-		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
-		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
-		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
-		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
-		{ "fanraid raid0 8 2 max_read_errors 20 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_read_errors 20 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		{ "fanraid raid6 8 2 max_read_errors 4294967296 4 a 0 b 0 c 0 d 0", "Invalid max_read_errors: not a number (0-4294967295)" },
 		{ "fanraid raid6 8 2 max_read_errors -1 4 a 0 b 0 c 0 d 0", "Invalid max_read_errors: not a number (0-4294967295)" },
 		{ "fanraid raid6 8 4 max_read_errors 1 max_read_errors 2 4 a 0 b 0 c 0 d 0", "Feature max_read_errors duplicated" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 1 superblock 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid6 8 2 superblock superblock 4 a 0 b 0 c 0 d 0", "Feature superblock duplicated" },
+		{ "fanraid raid6 8 2 safe_mode_delay 200 4 a 0 b 0 c 0 d 0", "Feature safe_mode_delay requires superblock" },
+		{ "fanraid raid0 8 2 safe_mode_delay 200 1 a 0", "Feature safe_mode_delay requires superblock" },
+		{ "fanraid raid6 8 3 superblock safe_mode_delay 4294967296 4 a 0 b 0 c 0 d 0", "Invalid safe_mode_delay: not a number of ms (0-4294967295)" },
+		{ "fanraid raid6 8 3 superblock safe_mode_delay -1 4 a 0 b 0 c 0 d 0", "Invalid safe_mode_delay: not a number of ms (0-4294967295)" },
+		{ "fanraid raid6 8 2 superblock safe_mode_delay 4 a 0 b 0 c 0 d 0", "Feature argument requires a value" },
+		{ "fanraid raid6 8 5 superblock safe_mode_delay 1 safe_mode_delay 2 4 a 0 b 0 c 0 d 0", "Feature safe_mode_delay duplicated" },
 		{ "fanraid raid6 8 0 4 a 0 - 0 c 0 d 0", "Missing member needs - as its offset" },
 		{ "fanraid raid0 8 0 2 a 0 - -", "Missing member (-) requires raid6" },
 		{ "fanraid raid6 8 0 3 a 0 b 0 c 0", "Too few devices for the RAID level (raid0 needs 1, raid6 needs 4)" },
@@ -276,6 +288,9 @@ static void test_array_format_round_trips(void **state)
 		"fanraid raid6 256 19 flush_policy dirty max_sync_rate 100 rebuild 1 rebuild 4 resync readahead on ra_window 8 ra_cache_mb 32 stripe_cache_mb 16 max_read_errors 4294967295 6 a 0 b 0 c 0 d 0 e 0 f 0",
 		"fanraid raid0 128 8 flush_policy dirty readahead off ra_window 64 ra_cache_mb 0 2 a 2048 b 2048",
 		"fanraid raid6 8 4 readahead on stripe_cache_mb 1 4 a 0 b 0 - - d 0",
+		"fanraid raid6 8 1 superblock 4 a 2048 b 2048 c 2048 d 2048",
+		"fanraid raid6 8 4 resync superblock safe_mode_delay 0 4 a 0 b 0 - - d 0",
+		"fanraid raid6 8 3 superblock safe_mode_delay 4294967295 4 a 0 b 0 c 0 d 0",
 	};
 	struct rc_array *a = &rc_t_a;
 	char buf[1024], again[1024];
@@ -395,14 +410,15 @@ static void test_array_format_orders_features_canonically(void **state)
 }
 
 /*
- * <#feature_args> is at most 19, what every feature once and rebuild
+ * <#feature_args> is at most 22, what every feature once and rebuild
  * twice take; such a line with 64 members is the longest table there is.
  */
-static void test_array_parse_takes_at_most_19_feature_words(void **state)
+static void test_array_parse_takes_at_most_22_feature_words(void **state)
 {
 	static const char feats[] = "flush_policy drop max_sync_rate 1 "
 		"rebuild 0 rebuild 63 resync readahead on ra_window 2 "
-		"ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 0";
+		"ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 0 "
+		"superblock safe_mode_delay 200";
 	struct rc_array *a = &rc_t_a;
 	char line[2048], buf[2048];
 	size_t used;
@@ -410,7 +426,7 @@ static void test_array_parse_takes_at_most_19_feature_words(void **state)
 
 	(void)state;
 	used = (size_t)snprintf(line, sizeof(line),
-				"0 1048576 fanraid raid6 8 19 %s 64", feats);
+				"0 1048576 fanraid raid6 8 22 %s 64", feats);
 	for (i = 0; i < 64; i++)
 		used += (size_t)snprintf(line + used, sizeof(line) - used,
 					 " /dev/m%u 2048", i);
@@ -422,7 +438,7 @@ static void test_array_parse_takes_at_most_19_feature_words(void **state)
 			 (int)strlen(line) - (int)strlen("0 1048576 "));
 	assert_string_equal(buf, line + strlen("0 1048576 "));
 
-	snprintf(line, sizeof(line), "fanraid raid6 8 20 %s x 4 a 0 b 0 c 0 "
+	snprintf(line, sizeof(line), "fanraid raid6 8 23 %s x 4 a 0 b 0 c 0 "
 		 "d 0", feats);
 	assert_int_equal(rc_t_parse(a, line, 64), -EINVAL);
 	assert_string_equal(a->error, "Invalid number of feature arguments");
@@ -478,7 +494,7 @@ static void test_array_parse_checks_features_in_targets_order(void **state)
 		const char *error;
 	} cases[] = {
 		/* raid6-only features before the readahead cache */
-		{ "fanraid raid0 8 6 stripe_cache_mb 8 readahead on ra_cache_mb 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb and max_read_errors require raid6" },
+		{ "fanraid raid0 8 6 stripe_cache_mb 8 readahead on ra_cache_mb 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		/* the stripe cache is sized before members lost are counted */
 		{ "fanraid raid6 256 6 rebuild 0 rebuild 1 stripe_cache_mb 1 4 a 0 b 0 - - d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
 		{ "fanraid raid6 256 6 readahead on ra_cache_mb 0 stripe_cache_mb 1 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
@@ -505,7 +521,7 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_reads_readahead_and_stripe_cache),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
-		cmocka_unit_test(test_array_parse_takes_at_most_19_feature_words),
+		cmocka_unit_test(test_array_parse_takes_at_most_22_feature_words),
 		cmocka_unit_test(test_array_parse_checks_stripe_cache_minimum),
 		cmocka_unit_test(test_array_parse_checks_features_in_targets_order),
 		cmocka_unit_test(test_array_format_round_trips),

@@ -39,7 +39,7 @@ tokens=(0 1 2 3 4 5 8 16 17 64 65 127 128 256 4097 32768 65536 -1 -8 - x 8s
 # geom never sees.
 # The DM core's own checks of the target's place in the table.
 core_errors='^(Gap in table|zero-length target|couldn.t split parameters)'
-member_errors='Device lookup failed|Duplicate member device|Member too small|Target length exceeds|Cannot set max I/O|Cannot allocate'
+member_errors='Device lookup failed|Duplicate member device|Member too small|Target length exceeds|Cannot set max I/O|Cannot allocate|[Ss]uperblock|No member with a superblock'
 
 # mutate LINE: one or two changes to LINE, left in $mutated. Not run as
 # $(mutate ...): bash reseeds RANDOM in a subshell, and the seed would no

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid on-disk member state: the superblock, kept current by the kernel
+ * (table feature "superblock", RAID6).
+ *
+ * Each member carries one 4 KiB block at byte 4096 (fanraid/sb.h, the
+ * codec the tool compiles too). The tool writes the static fields at
+ * create; while the table is live this file owns the changing ones, with
+ * md's two rules:
+ *
+ * - A write that skipped a failed member does not complete before events
+ *   + 1, the failed bit and DEGRADED are on every surviving member
+ *   (fanraid_meta_sync_failed()), so after a crash the stale member has
+ *   fewer events and is never taken back as in sync.
+ * - DIRTY is on the media before the first write after an idle period
+ *   (fanraid_meta_write_start()), and is cleared safe_mode_delay ms after
+ *   the last write ends, at postsuspend and at destruction, but never while
+ *   a resync or rebuild is unfinished: a crash while clean needs no resync.
+ *
+ * Every update goes to all surviving members with one events value, each
+ * write REQ_PREFLUSH | REQ_FUA, from the RAID6 workers or a work item here,
+ * never from map. Only a live table writes (between preresume and
+ * postsuspend): a table loaded beside a running one reads, and re-reads at
+ * its preresume what the old one wrote last.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include <fanraid/sb.h>
+
+#include "fanraid.h"
+
+/* One member's buffer and bio, set up at ctr so an update never allocates. */
+struct fanraid_meta_dev {
+	struct page *page;
+	struct bio bio;
+	struct bio_vec bvec;
+	blk_status_t status;
+	u8 member_uuid[FR_UUID_LEN];
+};
+
+struct fanraid_meta {
+	struct fanraid_c *fc;
+	struct workqueue_struct *wq;
+	/* One update at a time; guards sb, disk_failed and live. */
+	struct mutex lock;
+	struct fr_sb sb;		/* last written or read; slot and uuid per member */
+	DECLARE_BITMAP(disk_failed, FR_MAX_DEVS); /* failed_mask on the media */
+	bool live;			/* resumed and not suspended: may write */
+	/* DIRTY is on the media; read without the lock on the write path. */
+	bool dirty;
+	atomic_t active;		/* writes between write_start and write_end */
+	unsigned long last_write;	/* jiffies when the last write ended */
+	unsigned long delay;		/* safe_mode_delay in jiffies */
+	struct delayed_work clean_work;
+	struct work_struct fail_work;	/* records a failure outside the write path */
+	atomic_t pending;		/* member bios of one update in flight */
+	struct completion done;
+	struct fanraid_meta_dev devs[];
+};
+
+static void fanraid_meta_endio(struct bio *bio)
+{
+	struct fanraid_meta_dev *d = container_of(bio, struct fanraid_meta_dev, bio);
+	struct fanraid_meta *m = bio->bi_private;
+
+	d->status = bio->bi_status;
+	if (atomic_dec_and_test(&m->pending))
+		complete(&m->done);
+}
+
+/* Read or write the superblock sector of every member in @devs, and wait. */
+static void fanraid_meta_io(struct fanraid_meta *m, const unsigned long *devs,
+			    blk_opf_t opf)
+{
+	struct fanraid_c *fc = m->fc;
+	u32 i;
+
+	atomic_set(&m->pending, 1);
+	reinit_completion(&m->done);
+	for_each_set_bit(i, devs, fc->ndevs) {
+		struct fanraid_meta_dev *d = &m->devs[i];
+
+		bio_init(&d->bio, fc->devs[i].dm_dev->bdev, &d->bvec, 1, opf);
+		d->bio.bi_iter.bi_sector = FR_SB_SECTOR;
+		d->bio.bi_private = m;
+		d->bio.bi_end_io = fanraid_meta_endio;
+		__bio_add_page(&d->bio, d->page, FR_SB_SIZE, 0);
+		d->status = BLK_STS_OK;
+		atomic_inc(&m->pending);
+		submit_bio(&d->bio);
+	}
+	if (!atomic_dec_and_test(&m->pending))
+		wait_for_completion_io(&m->done);
+	for_each_set_bit(i, devs, fc->ndevs)
+		bio_uninit(&m->devs[i].bio);
+}
+
+/* Members that get superblock writes: present and not failed. */
+static void fanraid_meta_targets(struct fanraid_meta *m, unsigned long *devs)
+{
+	struct fanraid_c *fc = m->fc;
+	u32 i;
+
+	bitmap_zero(devs, FR_MAX_DEVS);
+	for (i = 0; i < fc->ndevs; i++)
+		if (fc->devs[i].dm_dev && !test_bit(i, fc->failed))
+			__set_bit(i, devs);
+}
+
+static bool fanraid_meta_sync_running(struct fanraid_c *fc)
+{
+	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
+
+	return a == FANRAID_SYNC_RESYNC || a == FANRAID_SYNC_RECOVER;
+}
+
+/*
+ * The tool may rewrite the static fields while the array runs (fanraid
+ * set records new tunables there): take them from the media, with the
+ * higher events and every failed bit either side knows, so an update
+ * never writes back an old copy. Member @i is a survivor.
+ */
+static void fanraid_meta_refresh(struct fanraid_meta *m, u32 i)
+{
+	DECLARE_BITMAP(one, FR_MAX_DEVS);
+	DECLARE_BITMAP(disk, FR_MAX_DEVS);
+	struct fr_sb sb;
+	u64 events;
+
+	bitmap_zero(one, FR_MAX_DEVS);
+	__set_bit(i, one);
+	fanraid_meta_io(m, one, REQ_OP_READ | REQ_SYNC | REQ_META);
+	if (m->devs[i].status ||
+	    fr_sb_decode(page_address(m->devs[i].page), &sb) ||
+	    memcmp(sb.array_uuid, m->sb.array_uuid, FR_UUID_LEN) ||
+	    sb.slot != i)
+		return;
+	events = max(sb.events, m->sb.events);
+	bitmap_from_arr64(disk, &sb.failed_mask, FR_MAX_DEVS);
+	bitmap_or(m->disk_failed, m->disk_failed, disk, FR_MAX_DEVS);
+	m->sb = sb;
+	m->sb.events = events;
+}
+
+/*
+ * Write events + 1 with @state (DIRTY or 0) and the failed members to
+ * every survivor; @rebuilt (or NULL) leaves the failed mask. A member
+ * whose superblock write fails is failed too, and the update is repeated
+ * for the rest, so the survivors always agree. Called with m->lock held;
+ * 0, or -EIO when no survivor took it.
+ */
+static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
+			       const unsigned long *rebuilt)
+{
+	struct fanraid_c *fc = m->fc;
+	DECLARE_BITMAP(devs, FR_MAX_DEVS);
+	DECLARE_BITMAP(mask, FR_MAX_DEVS);
+	u32 i, tries;
+
+	fanraid_meta_targets(m, devs);
+	if (bitmap_empty(devs, FR_MAX_DEVS))
+		return -EIO;
+	fanraid_meta_refresh(m, find_first_bit(devs, FR_MAX_DEVS));
+	if (rebuilt)
+		bitmap_andnot(m->disk_failed, m->disk_failed, rebuilt,
+			      FR_MAX_DEVS);
+	for (tries = 0; tries <= fc->ndevs; tries++) {
+		struct fr_sb sb = m->sb;
+		bool lost = false;
+		u64 now = ktime_get_real_seconds();
+
+		fanraid_meta_targets(m, devs);
+		if (bitmap_empty(devs, FR_MAX_DEVS))
+			return -EIO;
+		bitmap_or(mask, m->disk_failed, fc->failed, FR_MAX_DEVS);
+		bitmap_to_arr64(&sb.failed_mask, mask, FR_MAX_DEVS);
+		sb.format_version = FR_SB_FORMAT_VERSION;
+		sb.events++;
+		sb.state = state | (sb.failed_mask ? FR_SB_STATE_DEGRADED : 0);
+		sb.utime = max(now, sb.ctime);
+		for_each_set_bit(i, devs, fc->ndevs) {
+			sb.slot = i;
+			memcpy(sb.member_uuid, m->devs[i].member_uuid, FR_UUID_LEN);
+			if (WARN_ON_ONCE(fr_sb_encode(&sb, page_address(m->devs[i].page))))
+				return -EIO;
+		}
+		fanraid_meta_io(m, devs,
+				REQ_OP_WRITE | REQ_SYNC | REQ_META | REQ_PREFLUSH | REQ_FUA);
+		for_each_set_bit(i, devs, fc->ndevs) {
+			if (m->devs[i].status == BLK_STS_OK)
+				continue;
+			atomic64_inc(&fc->devs[i].stats.errors);
+			fanraid_member_fail(fc, i, "superblock write error",
+					    blk_status_to_errno(m->devs[i].status));
+			lost = true;
+		}
+		m->sb = sb;
+		if (!lost) {
+			bitmap_copy(m->disk_failed, mask, FR_MAX_DEVS);
+			return 0;
+		}
+	}
+	return -EIO;
+}
+
+/* Failed members that the media does not record yet. */
+static bool fanraid_meta_failed_unrecorded(struct fanraid_meta *m)
+{
+	return !bitmap_subset(m->fc->failed, m->disk_failed, FR_MAX_DEVS);
+}
+
+/*
+ * Before a RAID6 write goes to the members: DIRTY must be on the media. The
+ * fast path is one atomic and a read. The cleaner clears m->dirty before it
+ * looks at m->active, and a writer counts itself before it looks at
+ * m->dirty, so at least one of them sees the other (both use full
+ * barriers). 0, or -EIO: the write must fail. Always pair with
+ * fanraid_meta_write_end().
+ */
+int fanraid_meta_write_start(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	int r = 0;
+
+	if (!m)
+		return 0;
+	atomic_inc(&m->active);
+	smp_mb__after_atomic();
+	if (likely(READ_ONCE(m->dirty)))
+		return 0;
+	mutex_lock(&m->lock);
+	if (!m->dirty) {
+		r = fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL);
+		if (!r)
+			WRITE_ONCE(m->dirty, true);
+	}
+	mutex_unlock(&m->lock);
+	return r;
+}
+
+/* A write has completed; the last one of a burst arms the cleaner. */
+void fanraid_meta_write_end(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+
+	if (!m)
+		return;
+	WRITE_ONCE(m->last_write, jiffies);
+	if (atomic_dec_and_test(&m->active))
+		queue_delayed_work(m->wq, &m->clean_work, m->delay);
+}
+
+/*
+ * Before a RAID6 write completes: every failed member is recorded on the
+ * survivors. Cheap while nothing new failed. 0, or -EIO: nothing could
+ * record it, so the write must not be acknowledged.
+ */
+int fanraid_meta_sync_failed(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	int r = 0;
+
+	if (!m || likely(!fanraid_meta_failed_unrecorded(m)))
+		return 0;
+	mutex_lock(&m->lock);
+	if (m->live && fanraid_meta_failed_unrecorded(m))
+		r = fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+	mutex_unlock(&m->lock);
+	return r;
+}
+
+/* Any context: a member was failed; record it soon even if no write comes. */
+void fanraid_meta_member_failed(struct fanraid_c *fc)
+{
+	if (fc->meta)
+		queue_work(fc->meta->wq, &fc->meta->fail_work);
+}
+
+static void fanraid_meta_fail_work(struct work_struct *work)
+{
+	struct fanraid_meta *m = container_of(work, struct fanraid_meta,
+					      fail_work);
+
+	mutex_lock(&m->lock);
+	if (m->live && fanraid_meta_failed_unrecorded(m))
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+	mutex_unlock(&m->lock);
+}
+
+/* Clear DIRTY on the media if no write is active and no sync is due. */
+static void fanraid_meta_try_clean(struct fanraid_meta *m)
+{
+	mutex_lock(&m->lock);
+	if (!m->live || !m->dirty || fanraid_meta_sync_running(m->fc))
+		goto out;
+	WRITE_ONCE(m->dirty, false);
+	smp_mb();
+	if (atomic_read(&m->active)) {
+		/* A writer is in; its write_end re-arms the cleaner. */
+		WRITE_ONCE(m->dirty, true);
+		goto out;
+	}
+	if (fanraid_meta_update(m, 0, NULL))
+		WRITE_ONCE(m->dirty, true);
+out:
+	mutex_unlock(&m->lock);
+}
+
+static void fanraid_meta_clean_work(struct work_struct *work)
+{
+	struct fanraid_meta *m = container_of(to_delayed_work(work),
+					      struct fanraid_meta, clean_work);
+	unsigned long due = READ_ONCE(m->last_write) + m->delay;
+
+	/* Writes kept coming: wait until the last one is delay old. */
+	if (time_before(jiffies, due)) {
+		queue_delayed_work(m->wq, &m->clean_work, due - jiffies);
+		return;
+	}
+	fanraid_meta_try_clean(m);
+}
+
+/* A resync or rebuild has finished: rebuilt members are in sync on disk too. */
+void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt)
+{
+	struct fanraid_meta *m = fc->meta;
+
+	if (!m)
+		return;
+	mutex_lock(&m->lock);
+	if (m->live && bitmap_intersects(m->disk_failed, rebuilt, FR_MAX_DEVS))
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, rebuilt);
+	mutex_unlock(&m->lock);
+	queue_delayed_work(m->wq, &m->clean_work, m->delay);
+}
+
+/*
+ * Read member @i's block and check it against the table and the first
+ * member read (@ref, NULL for the first). 0, or -errno with *error set.
+ */
+static int fanraid_meta_check(struct fanraid_meta *m, u32 i, struct fr_sb *sb,
+			      const struct fr_sb *ref, char **error)
+{
+	struct fanraid_c *fc = m->fc;
+	struct fanraid_dev *dev = &fc->devs[i];
+	const char *name = dev->dm_dev->name;
+	DECLARE_BITMAP(one, FR_MAX_DEVS);
+	enum fr_sb_err err;
+
+	bitmap_zero(one, FR_MAX_DEVS);
+	__set_bit(i, one);
+	fanraid_meta_io(m, one, REQ_OP_READ | REQ_SYNC | REQ_META);
+	if (m->devs[i].status) {
+		DMERR("member %u (%s): superblock read error %d", i, name,
+		      blk_status_to_errno(m->devs[i].status));
+		*error = "Cannot read member superblock";
+		return -EIO;
+	}
+	err = fr_sb_decode(page_address(m->devs[i].page), sb);
+	if (err) {
+		DMERR("member %u (%s): %s", i, name, fr_sb_strerror(err));
+		*error = "Member superblock invalid";
+		return -EINVAL;
+	}
+	if (ref && memcmp(sb->array_uuid, ref->array_uuid, FR_UUID_LEN)) {
+		DMERR("member %u (%s): superblock of array '%s', not of '%s'",
+		      i, name, sb->name, ref->name);
+		*error = "Member superblock belongs to another array";
+		return -EINVAL;
+	}
+	if (sb->slot != i) {
+		DMERR("member %u (%s): superblock says slot %u", i, name, sb->slot);
+		*error = "Member superblock is for another slot";
+		return -EINVAL;
+	}
+	if (sb->level != fc->geom.level || sb->ndevs != fc->ndevs ||
+	    sb->chunk_sectors != fc->geom.chunk_sectors ||
+	    sb->array_sectors != fc->ti->len ||
+	    sb->member_sectors != fc->geom.member_sectors ||
+	    sb->data_offset != dev->offset) {
+		DMERR("member %u (%s): superblock raid%u, %u members, chunk %u, %llu sectors, data at %llu",
+		      i, name, sb->level, sb->ndevs, sb->chunk_sectors,
+		      sb->array_sectors, sb->data_offset);
+		*error = "Member superblock geometry differs from the table";
+		return -EINVAL;
+	}
+	memcpy(m->devs[i].member_uuid, sb->member_uuid, FR_UUID_LEN);
+	return 0;
+}
+
+/*
+ * Adopt the newest block of @found: its events, state and failed mask. A
+ * present member that it marks failed and that is not being rebuilt holds
+ * stale data and is failed here too.
+ */
+static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
+{
+	struct fanraid_c *fc = m->fc;
+	u32 i;
+
+	m->sb = *best;
+	bitmap_from_arr64(m->disk_failed, &best->failed_mask, FR_MAX_DEVS);
+	m->dirty = best->state & FR_SB_STATE_DIRTY;
+	for_each_set_bit(i, m->disk_failed, fc->ndevs)
+		if (fc->devs[i].dm_dev && !test_bit(i, fc->rebuilding) &&
+		    !test_and_set_bit(i, fc->failed))
+			DMWARN("%s: member %u is marked failed in the superblocks; not used",
+			       dm_table_device_name(fc->ti->table), i);
+}
+
+/* ctr: read and check every present member's superblock (sleeping is fine). */
+int fanraid_meta_create(struct fanraid_c *fc, char **error)
+{
+	struct fanraid_meta *m;
+	struct fr_sb sb, best = { 0 }, first;
+	bool have = false;
+	u32 i;
+	int r;
+
+	m = kzalloc(struct_size(m, devs, fc->ndevs), GFP_KERNEL);
+	if (!m) {
+		*error = "Cannot allocate superblock state";
+		return -ENOMEM;
+	}
+	fc->meta = m;
+	m->fc = fc;
+	mutex_init(&m->lock);
+	init_completion(&m->done);
+	INIT_DELAYED_WORK(&m->clean_work, fanraid_meta_clean_work);
+	INIT_WORK(&m->fail_work, fanraid_meta_fail_work);
+	m->delay = msecs_to_jiffies(fc->features.safe_mode_delay);
+	for (i = 0; i < fc->ndevs; i++) {
+		m->devs[i].page = alloc_page(GFP_KERNEL);
+		if (!m->devs[i].page) {
+			*error = "Cannot allocate superblock buffers";
+			return -ENOMEM;
+		}
+	}
+	m->wq = alloc_workqueue("kfanraidm", WQ_MEM_RECLAIM | WQ_UNBOUND, 1);
+	if (!m->wq) {
+		*error = "Cannot allocate superblock workqueue";
+		return -ENOMEM;
+	}
+
+	for (i = 0; i < fc->ndevs; i++) {
+		if (!fc->devs[i].dm_dev)
+			continue;
+		r = fanraid_meta_check(m, i, &sb, have ? &first : NULL, error);
+		if (r)
+			return r;
+		if (!have)
+			first = sb;
+		if (!have || sb.events > best.events)
+			best = sb;
+		have = true;
+	}
+	if (!have) {
+		*error = "No member with a superblock";
+		return -EINVAL;
+	}
+	fanraid_meta_adopt(m, &best);
+	return 0;
+}
+
+/*
+ * preresume: the table takes over the superblocks. Another table may have
+ * written them since the ctr read them, so read them again; a resync or
+ * rebuild about to run needs DIRTY on the media, and failures found
+ * meanwhile are recorded at once.
+ */
+void fanraid_meta_resume(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	struct fr_sb sb, best = { 0 };
+	bool have = false;
+	char *error;
+	u32 i;
+
+	if (!m)
+		return;
+	mutex_lock(&m->lock);
+	for (i = 0; i < fc->ndevs; i++) {
+		if (!fc->devs[i].dm_dev || test_bit(i, fc->failed))
+			continue;
+		if (fanraid_meta_check(m, i, &sb, have ? &best : NULL, &error)) {
+			fanraid_member_fail(fc, i, error, 0);
+			continue;
+		}
+		if (!have || sb.events > best.events)
+			best = sb;
+		have = true;
+	}
+	if (have)
+		fanraid_meta_adopt(m, &best);
+	m->live = true;
+	if (fanraid_meta_sync_running(fc) && !m->dirty) {
+		if (!fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL))
+			m->dirty = true;
+	} else if (fanraid_meta_failed_unrecorded(m)) {
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+	}
+	mutex_unlock(&m->lock);
+	queue_delayed_work(m->wq, &m->clean_work, m->delay);
+}
+
+/* postsuspend: no write is in flight; mark clean unless a sync is unfinished. */
+void fanraid_meta_postsuspend(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+
+	if (!m)
+		return;
+	cancel_delayed_work_sync(&m->clean_work);
+	flush_work(&m->fail_work);
+	mutex_lock(&m->lock);
+	if (m->live && fanraid_meta_failed_unrecorded(m))
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+	mutex_unlock(&m->lock);
+	fanraid_meta_try_clean(m);
+	mutex_lock(&m->lock);
+	m->live = false;
+	mutex_unlock(&m->lock);
+}
+
+/*
+ * The superblock events and whether DIRTY is on the media, for INFO
+ * status; 0 and false without the feature.
+ */
+u64 fanraid_meta_events(struct fanraid_c *fc)
+{
+	return fc->meta ? READ_ONCE(fc->meta->sb.events) : 0;
+}
+
+bool fanraid_meta_is_dirty(struct fanraid_c *fc)
+{
+	return fc->meta && READ_ONCE(fc->meta->dirty);
+}
+
+/*
+ * dtr. The DM core suspends a live table before destroying it, so
+ * postsuspend has already marked it clean; a table that never went live
+ * writes nothing (another table may own the superblocks).
+ */
+void fanraid_meta_destroy(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	u32 i;
+
+	if (!m)
+		return;
+	if (m->wq) {
+		fanraid_meta_postsuspend(fc);
+		destroy_workqueue(m->wq);
+	}
+	for (i = 0; i < fc->ndevs; i++)
+		if (m->devs[i].page)
+			__free_page(m->devs[i].page);
+	kfree(m);
+	fc->meta = NULL;
+}
