@@ -23,9 +23,10 @@ static const struct fr_command fr_commands[] = {
 	  FR_OPT_READAHEAD | FR_OPT_RA | FR_OPT_RA_WINDOW | FR_OPT_RA_CACHE |
 	  FR_OPT_STRIPE_CACHE | FR_OPT_FORCE,
 	  fr_cmd_create },
-	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan",
+	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan [--force]",
 	  "start an existing array from its members' superblocks",
-	  0, 1 + FR_MAX_DEVS, FR_OPT_UUID | FR_OPT_SCAN, fr_cmd_assemble },
+	  0, 1 + FR_MAX_DEVS, FR_OPT_UUID | FR_OPT_SCAN | FR_OPT_FORCE,
+	  fr_cmd_assemble },
 	{ "stop", "NAME", "stop an array and mark its members clean",
 	  1, 1, 0, fr_cmd_stop },
 	{ "status", "[NAME] [--json]",

@@ -180,8 +180,35 @@ static uint64_t report_left_out(struct fr_member *m, uint32_t n,
 	return missing;
 }
 
+/*
+ * A dirty raid6 with empty slots: rows written when it stopped may have
+ * P/Q that disagree with their data, and an empty slot's chunk in such a
+ * row is rebuilt from exactly that parity, so it would read back wrong.
+ * Without a write-intent bitmap any row may be one of them. Refused
+ * unless @force, as md refuses to start a dirty degraded array.
+ */
+static bool dirty_degraded_ok(const char *name, uint64_t missing, bool force)
+{
+	char slots[FR_MAX_DEVS * 4] = "";
+	size_t pos = 0;
+	uint32_t i;
+
+	for (i = 0; i < FR_MAX_DEVS; i++)
+		if (missing >> i & 1)
+			pos += snprintf(slots + pos, sizeof(slots) - pos, "%s%u",
+					pos ? "," : "", i);
+	if (!force) {
+		fr_err("%s: was not stopped cleanly while degraded (slot %s missing): rows being written when it stopped may have parity that disagrees with their data, and slot %s's chunks in those rows would be rebuilt from that parity and read back wrong; there is no write-intent bitmap, so any row may be affected; not assembled (use --force to assemble anyway)",
+		       name, slots, slots);
+		return false;
+	}
+	fr_warn("%s: --force: assembling although it was not stopped cleanly while degraded (slot %s missing); rows written when it stopped may return wrong data for slot %s, and parity cannot be resynced until the array is complete",
+		name, slots, slots);
+	return true;
+}
+
 static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
-		    const char *name)
+		    const char *name, bool force)
 {
 	struct fr_member *slots[FR_MAX_DEVS];
 	char err[FR_ERR_MAX], params[FR_TABLE_MAX], dmuuid[FR_DM_UUID_LEN];
@@ -229,8 +256,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		t.resync = true;
 		fr_warn("%s: was not stopped cleanly; resyncing parity", name);
 	} else if (was_dirty && sb->level == FR_LEVEL_RAID6) {
-		fr_warn("%s: was not stopped cleanly while degraded; parity of rows written then may be wrong",
-			name);
+		if (!dirty_degraded_ok(name, missing, force))
+			goto out;
 	} else if (was_dirty) {
 		fr_warn("%s: was not stopped cleanly", name);
 	}
@@ -315,7 +342,7 @@ static int filter(const struct fr_candidates *c, const uint8_t *uuid,
 }
 
 /* --scan: every array found, each on its own; already running ones are skipped. */
-static int assemble_scan(const struct fr_candidates *c)
+static int assemble_scan(const struct fr_candidates *c, bool force)
 {
 	char dmuuid[FR_DM_UUID_LEN];
 	struct fr_dm_info info;
@@ -341,7 +368,7 @@ static int assemble_scan(const struct fr_candidates *c)
 			continue;
 		}
 		n = filter(c, sb->array_uuid, NULL, group);
-		if (n < 0 || assemble(group, n, sb->array_uuid, NULL))
+		if (n < 0 || assemble(group, n, sb->array_uuid, NULL, force))
 			rc = FR_EXIT_FAIL;
 	}
 	if (!found)
@@ -363,7 +390,7 @@ int fr_cmd_assemble(const struct fr_opts *o)
 			return FR_EXIT_USAGE;
 		}
 		if (!scan_all(&c))
-			rc = assemble_scan(&c);
+			rc = assemble_scan(&c, o->force);
 		goto out;
 	}
 	if (!uuid) {
@@ -382,14 +409,14 @@ int fr_cmd_assemble(const struct fr_opts *o)
 		for (i = first_dev; i < o->argc; i++)
 			if (candidate_add(&c, o->argv[i], false))
 				goto out;
-		rc = assemble(c.m, c.n, uuid, name);
+		rc = assemble(c.m, c.n, uuid, name, o->force);
 		goto out;
 	}
 	if (scan_all(&c))
 		goto out;
 	n = filter(&c, uuid, name, sel);
 	if (n > 0)
-		rc = assemble(sel, n, uuid, name);
+		rc = assemble(sel, n, uuid, name, o->force);
 out:
 	candidates_free(&c);
 	return rc;

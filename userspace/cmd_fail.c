@@ -50,6 +50,13 @@ int fr_cmd_fail(const struct fr_opts *o)
 	snprintf(msg, sizeof(msg), "fail %u", slot);
 	if (fr_dm_message_or_err(name, msg))
 		return FR_EXIT_FAIL;
+	/* the kernel has written it to the survivors before answering */
+	if (t.superblock) {
+		fr_table_dev_path(&t.devs[slot], paths[slot]);
+		printf("%s: slot %u (%s) marked failed\n", name, slot,
+		       paths[slot]);
+		return FR_EXIT_OK;
+	}
 	fr_members_from_table(&t, uuid, FR_OPEN_SHARED, m, paths);
 	for (i = 0; i < t.ndevs; i++)
 		slots[i] = &m[i];

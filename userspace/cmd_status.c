@@ -121,6 +121,11 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->ra_wasted,
 		       (unsigned long long)st->flushes_elided);
 	print_json_stripe_cache(t, st);
+	if (st->has_sb && t->superblock)
+		printf("\"superblock\": {\"state\": \"%s\", \"events\": %llu}, ",
+		       st->sb_state, (unsigned long long)st->sb_events);
+	else
+		printf("\"superblock\": null, ");
 	printf("\"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
@@ -189,6 +194,9 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->ra_misses, rd, wr,
 		       (unsigned long long)st->flushes_elided);
 	}
+	if (st->has_sb && t->superblock)
+		printf("  superblock: %s, events %llu (kept by the kernel)\n",
+		       st->sb_state, (unsigned long long)st->sb_events);
 	if (t->level == FR_LEVEL_RAID6) {
 		printf("  stripe cache %s", stripe_cache(t, sc, sizeof(sc)));
 		if (st->has_stripe_cache)

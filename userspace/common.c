@@ -90,6 +90,8 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 	t->ra_cache_mb = t->ra_cache_set ? sb->ra_cache_mb : 0;
 	t->stripe_cache_set = fr_sb_stripe_cache_given(sb);
 	t->stripe_cache_mb = t->stripe_cache_set ? sb->stripe_cache_mb : 0;
+	/* raid6: the kernel records failures and clean/dirty from now on */
+	t->superblock = sb->level == FR_LEVEL_RAID6;
 	t->ndevs = n;
 	for (i = 0; i < n; i++) {
 		if (!slots[i]) {

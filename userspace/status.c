@@ -138,6 +138,17 @@ int fr_status_parse(const char *line, struct fr_status *st)
 				return -EINVAL;
 		st->has_read_errors_corrected = true;
 	}
+	/* v1.3.0+: a number and one of three words, both or neither */
+	if (st->has_read_errors_corrected && *p) {
+		if (next_u64(&p, &st->sb_events) ||
+		    next_word(&p, st->sb_state, sizeof(st->sb_state)) ||
+		    (strcmp(st->sb_state, "clean") &&
+		     strcmp(st->sb_state, "dirty") &&
+		     strcmp(st->sb_state, "none")) ||
+		    !strcmp(st->sb_state, "none") != !st->sb_events)
+			return -EINVAL;
+		st->has_sb = true;
+	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))
 			return -EINVAL;

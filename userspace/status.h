@@ -8,12 +8,15 @@
  *   then <mismatch_cnt> (sectors of P/Q found wrong by the last check)
  *   then <ra_hits> <ra_misses> <ra_prefetched> <ra_wasted> <flushes_elided>
  *   then <stripe_cache_kib> <stripe_cache_peak_kib> (target 1.1.0+)
+ *   then per member <read_errors_corrected>, then per member
+ *        <check_blamed_sectors> (target 1.2.0+)
+ *   then <sb_events> <sb_state> (target 1.3.0+: superblock events and
+ *        clean, dirty or none)
  *
  * Health is one character per member: A alive, a alive but not in sync,
  * D dead. The grammar only ever grows at the end: the fields after the
  * per-member counters are each optional from the right (an older target
- * stops earlier), and words after stripe_cache_peak_kib are counted and
- * ignored.
+ * stops earlier), and words after sb_state are counted and ignored.
  */
 #ifndef FR_STATUS_H
 #define FR_STATUS_H
@@ -55,6 +58,9 @@ struct fr_status {
 	uint64_t stripe_cache_kib;		/* raid6 stripe buffers held now */
 	uint64_t stripe_cache_peak_kib;		/* most held since load or stats reset */
 	bool has_read_errors_corrected;		/* the 1.2.0 per-member groups were printed */
+	bool has_sb;				/* the two below were printed */
+	uint64_t sb_events;			/* 0 without the superblock feature */
+	char sb_state[8];			/* clean, dirty or none */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

@@ -75,9 +75,12 @@ static bool features_valid(const struct fr_table *t)
 		return false;
 	for (i = 0; i < t->ndevs; i++)
 		lost += t->devs[i].missing || (t->rebuild_mask >> i & 1);
+	if (t->safe_mode_delay_set && !t->superblock)
+		return false;
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
-		       !t->stripe_cache_set && !t->max_read_errors_set;
+		       !t->stripe_cache_set && !t->max_read_errors_set &&
+		       !t->superblock;
 	if (t->stripe_cache_set && !stripe_cache_valid(t))
 		return false;
 	return lost <= FR_PARITY_DEVS_RAID6;
@@ -103,7 +106,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
 		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
 		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0) +
-		(t->stripe_cache_set ? 2 : 0) + (t->max_read_errors_set ? 2 : 0);
+		(t->stripe_cache_set ? 2 : 0) + (t->max_read_errors_set ? 2 : 0) +
+		(t->superblock ? 1 : 0) + (t->safe_mode_delay_set ? 2 : 0);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -135,6 +139,10 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		FR_EMIT(" stripe_cache_mb %u", t->stripe_cache_mb);
 	if (t->max_read_errors_set)
 		FR_EMIT(" max_read_errors %u", t->max_read_errors);
+	if (t->superblock)
+		FR_EMIT(" superblock");
+	if (t->safe_mode_delay_set)
+		FR_EMIT(" safe_mode_delay %u", t->safe_mode_delay);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -177,11 +185,14 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 			return -EINVAL;
 		if (!strcmp(tok[i], "resync")) {
 			rank = 3;
+		} else if (!strcmp(tok[i], "superblock")) {
+			rank = 9;
 		} else {
 			static const char *const valued[] = {
 				"flush_policy", "max_sync_rate", "rebuild",
 				NULL, "readahead", "ra_window", "ra_cache_mb",
-				"stripe_cache_mb", "max_read_errors",
+				"stripe_cache_mb", "max_read_errors", NULL,
+				"safe_mode_delay",
 			};
 			const int nvalued = sizeof(valued) / sizeof(valued[0]);
 
@@ -239,10 +250,18 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 				return -EINVAL;
 			t->stripe_cache_set = true;
 			break;
-		default:
+		case 8:
 			if (fr_parse_u32(tok[++i], &t->max_read_errors))
 				return -EINVAL;
 			t->max_read_errors_set = true;
+			break;
+		case 9:
+			t->superblock = true;
+			break;
+		default:
+			if (fr_parse_u32(tok[++i], &t->safe_mode_delay))
+				return -EINVAL;
+			t->safe_mode_delay_set = true;
 		}
 	}
 	return 0;
@@ -268,7 +287,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 19 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 22 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -325,8 +344,13 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 2;
+	v->minor = 3;
 	v->patch = 0;
+	if (t->safe_mode_delay_set)
+		return "safe_mode_delay";
+	if (t->superblock)
+		return "superblock";
+	v->minor = 2;
 	if (t->max_read_errors_set)
 		return "max_read_errors";
 	v->minor = 1;

@@ -11,7 +11,8 @@
  * flush_policy <passthrough|dirty|drop>, max_sync_rate <KiB/s>,
  * rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
  * ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB> (raid6,
- * target 1.1.0+).
+ * target 1.1.0+), superblock (raid6) and safe_mode_delay <ms> (target
+ * 1.3.0+).
  */
 #ifndef FR_TABLE_H
 #define FR_TABLE_H
@@ -51,6 +52,9 @@ struct fr_table {
 	uint32_t stripe_cache_mb;	/* raid6, MiB: geometry minimum..4096 */
 	bool max_read_errors_set;
 	uint32_t max_read_errors;	/* raid6: repaired read errors before failing */
+	bool superblock;	/* raid6: the kernel keeps the superblocks current */
+	bool safe_mode_delay_set;
+	uint32_t safe_mode_delay;	/* ms idle before marking clean */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };

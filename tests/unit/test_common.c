@@ -156,7 +156,7 @@ static void test_table_from_members_marks_empty_slots_missing(void **state)
 	assert_int_equal(t.devs[2].minor, 32);
 	assert_int_equal(t.devs[2].offset, 2048);
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "raid6 8 0 4 - - 8:16 2048 8:32 2048 8:48 2048");
+	assert_string_equal(buf, "raid6 8 1 superblock 4 - - 8:16 2048 8:32 2048 8:48 2048");
 	t_slots[0] = &t_m[0];
 }
 
@@ -174,8 +174,8 @@ static void test_table_from_members_carries_readahead_choices(void **state)
 	t_m[0].sb.ra_cache_mb = 0;
 	fr_table_from_members(t_slots, T_N, &t);
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "raid6 8 6 readahead off ra_window 4 ra_cache_mb 0 "
-			    "4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+	assert_string_equal(buf, "raid6 8 7 readahead off ra_window 4 ra_cache_mb 0 "
+			    "superblock 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
 }
 
 /*
@@ -194,13 +194,13 @@ static void test_table_from_members_carries_stripe_cache(void **state)
 	fr_table_from_members(t_slots, T_N, &t);
 	assert_false(t.stripe_cache_set);
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "raid6 8 0 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+	assert_string_equal(buf, "raid6 8 1 superblock 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
 	t_m[0].sb.stripe_cache_mb = 128;
 	fr_table_from_members(t_slots, T_N, &t);
 	assert_true(t.stripe_cache_set);
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "raid6 8 2 stripe_cache_mb 128 "
-			    "4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
+	assert_string_equal(buf, "raid6 8 3 stripe_cache_mb 128 "
+			    "superblock 4 8:0 2048 8:16 2048 8:32 2048 8:48 2048");
 }
 
 static void test_dm_uuid_is_prefixed_array_uuid(void **state)

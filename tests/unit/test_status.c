@@ -70,7 +70,7 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 3 16 x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 16 4 clean x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_read_errors_corrected);
 	assert_int_equal(st.members[0].read_errors_corrected, 3);
@@ -122,7 +122,7 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 0 0 more", &st), 0);
+					 "18446744073709551615 0 0 0 none more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);
@@ -165,6 +165,44 @@ static void test_status_parses_read_errors_corrected(void **state)
 					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
 					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
 					 "2048 65536 0 8 x 1 0 0 0 0", &st), -EINVAL);
+}
+
+/* 1.3.0 appends the superblock events and state, after the 1.2.0 groups. */
+static void test_status_parses_superblock_words(void **state)
+{
+	static const char *const bad[] = {
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 7",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 7 maybe",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 5 none",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 0 clean",
+		"raid0 1 A 0/0 idle 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 x dirty",
+	};
+	struct fr_status st;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid6 4 AAAD 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 310 12 65536 512 7 "
+					 "2048 65536 0 0 0 0 0 0 0 0 "
+					 "18446744073709551615 dirty",
+					 &st), 0);
+	assert_true(st.has_sb);
+	assert_true(st.sb_events == UINT64_MAX);
+	assert_string_equal(st.sb_state, "dirty");
+	assert_int_equal(st.extra_words, 0);
+	/* without the superblock feature: 0 none */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none", &st), 0);
+	assert_true(st.has_sb);
+	assert_int_equal(st.sb_events, 0);
+	assert_string_equal(st.sb_state, "none");
+	/* a 1.2 target stops before them */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0", &st), 0);
+	assert_false(st.has_sb);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(fr_status_parse(bad[i], &st), -EINVAL);
 }
 
 /* Every line of @bad is refused. */
@@ -295,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_status_tolerates_fields_appended_later),
 		cmocka_unit_test(test_status_parses_stripe_cache_words),
 		cmocka_unit_test(test_status_parses_read_errors_corrected),
+		cmocka_unit_test(test_status_parses_superblock_words),
 		cmocka_unit_test(test_status_rejects_partial_trailing_groups),
 		cmocka_unit_test(test_status_handles_64_members),
 		cmocka_unit_test(test_status_rejects_malformed_lines),
