@@ -417,10 +417,12 @@ int fanraid_meta_create(struct fanraid_c *fc, char **error)
 {
 	struct fanraid_meta *m;
 	struct fr_sb sb, best = { 0 }, first;
+	DECLARE_BITMAP(unreadable, FR_MAX_DEVS);
 	bool have = false;
 	u32 i;
 	int r;
 
+	bitmap_zero(unreadable, FR_MAX_DEVS);
 	m = kzalloc(struct_size(m, devs, fc->ndevs), GFP_KERNEL);
 	if (!m) {
 		*error = "Cannot allocate superblock state";
@@ -450,6 +452,14 @@ int fanraid_meta_create(struct fanraid_c *fc, char **error)
 		if (!fc->devs[i].dm_dev)
 			continue;
 		r = fanraid_meta_check(m, i, &sb, have ? &first : NULL, error);
+		/*
+		 * A member that cannot be read at all may be the failed one
+		 * being replaced: decided below, once the others are known.
+		 */
+		if (r == -EIO) {
+			__set_bit(i, unreadable);
+			continue;
+		}
 		if (r)
 			return r;
 		if (!have)
@@ -461,6 +471,13 @@ int fanraid_meta_create(struct fanraid_c *fc, char **error)
 	if (!have) {
 		*error = "No member with a superblock";
 		return -EINVAL;
+	}
+	for_each_set_bit(i, unreadable, fc->ndevs) {
+		if (!(best.failed_mask >> i & 1)) {
+			*error = "Cannot read member superblock";
+			return -EIO;
+		}
+		set_bit(i, fc->failed);
 	}
 	fanraid_meta_adopt(m, &best);
 	return 0;
