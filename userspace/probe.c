@@ -208,6 +208,12 @@ int fr_sb_read(struct fr_member *m)
 	uint8_t buf[FR_SB_SIZE];
 	ssize_t n;
 
+	/*
+	 * The kernel target writes superblocks with bios, past the page
+	 * cache: drop any copy an earlier read or write left there, or a
+	 * stop or examine would see events the kernel has already passed.
+	 */
+	posix_fadvise(m->fd, FR_SB_OFFSET, FR_SB_SIZE, POSIX_FADV_DONTNEED);
 	n = pread(m->fd, buf, sizeof(buf), FR_SB_OFFSET);
 	if (n < 0)
 		return -errno;
