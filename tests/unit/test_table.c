@@ -111,6 +111,42 @@ static void test_table_builds_features_in_canonical_order(void **state)
 	assert_memory_equal(&t, &back, sizeof(t));
 }
 
+/*
+ * superblock and safe_mode_delay: after max_read_errors, in that order;
+ * raid6 only, and safe_mode_delay only with superblock.
+ */
+static void test_table_round_trips_superblock(void **state)
+{
+	char buf[FR_TABLE_MAX], again[FR_TABLE_MAX];
+	struct fr_table t, back;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, 4);
+	t.superblock = true;
+	t.safe_mode_delay_set = true;
+	t.safe_mode_delay = 4294967295u;
+	t.max_read_errors_set = true;
+	t.max_read_errors = 3;
+	t.resync = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 6 resync max_read_errors 3 superblock "
+			    "safe_mode_delay 4294967295 4 253:0 2048 253:1 2048 "
+			    "253:2 2048 253:3 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	assert_int_equal(fr_table_build(&back, again, sizeof(again)), 0);
+	assert_string_equal(buf, again);
+	/* out of canonical order, or a delay without the feature: no echo */
+	assert_int_equal(fr_table_parse("raid6 1024 3 safe_mode_delay 1 superblock "
+					"4 253:0 0 253:1 0 253:2 0 253:3 0",
+					&back), -EINVAL);
+	t.superblock = false;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	t.superblock = true;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+}
+
 /* stripe_cache_mb alone: printed only when given, after every other feature. */
 static void test_table_round_trips_stripe_cache_mb(void **state)
 {
@@ -459,6 +495,11 @@ static void test_table_names_the_feature_needing_a_version(void **state)
 	t.stripe_cache_mb = 64;
 	assert_string_equal(fr_table_required_version(&t, &v), "stripe_cache_mb");
 	assert_int_equal(v.minor, 1);
+	t.superblock = true;
+	assert_string_equal(fr_table_required_version(&t, &v), "superblock");
+	assert_int_equal(v.minor, 3);
+	t.safe_mode_delay_set = true;
+	assert_string_equal(fr_table_required_version(&t, &v), "safe_mode_delay");
 }
 
 /*
@@ -521,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_table_builds_kernel_format),
 		cmocka_unit_test(test_table_keeps_explicit_default_feature),
 		cmocka_unit_test(test_table_builds_features_in_canonical_order),
+		cmocka_unit_test(test_table_round_trips_superblock),
 		cmocka_unit_test(test_table_round_trips_stripe_cache_mb),
 		cmocka_unit_test(test_table_rejects_bad_stripe_cache_mb),
 		cmocka_unit_test(test_table_stripe_cache_default_is_64_or_the_minimum),
