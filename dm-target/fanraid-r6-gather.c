@@ -319,11 +319,16 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	if (!status && fanraid_meta_sync_failed(fc))
 		status = BLK_STS_IOERR;
 done:
+	/*
+	 * The member writes are done: before the bios end, or a suspend
+	 * waiting for them could look for a clean moment while this write
+	 * still counts as active, and leave the array dirty.
+	 */
+	fanraid_meta_write_end(fc);
 	while ((bio = bio_list_pop(&st->bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
 	}
-	fanraid_meta_write_end(fc);
 
 	mempool_free(st, &r6->stripe_pool);
 	fanraid_r6_window_put(r6);
