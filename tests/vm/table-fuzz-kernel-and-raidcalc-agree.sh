@@ -1,14 +1,14 @@
 #!/bin/bash
 # Fuzz the table parsers against each other: mutated table lines go to the kernel (dmsetup create) and to raidcalc geom; both accept or both refuse with the same message (raidcalc cannot see members, so member checks are the kernel's alone), an accepted line reads back as raidcalc formats it, and the kernel log stays clean.
 # group: fuzz
-# timeout: 600
+# timeout: 900
 . "${0%/*}/lib.sh"
 
 have_target fanraid 1 0 0 || skip "target fanraid missing"
 have_cmd raidcalc || skip "raidcalc missing"
 
 seed=${FUZZ_SEED:-$(($(date +%s) % 32768))}
-cases=${FUZZ_CASES:-400}
+cases=${FUZZ_CASES:-300}
 log "seed $seed (FUZZ_SEED=$seed reproduces), $cases lines"
 RANDOM=$seed
 
