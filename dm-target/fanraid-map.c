@@ -212,6 +212,22 @@ void fanraid_trigger_event(struct work_struct *work)
 }
 
 /*
+ * A RAID6 flush that failed on one member completes as a success, but only
+ * after the failure is on the surviving members' superblocks: the writes
+ * that flush covered may be lost from that member's cache, so after a
+ * crash it must not be taken back as in sync.
+ */
+static void fanraid_flush_failed_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+
+	if (fanraid_meta_sync_failed(fb->fc))
+		bio->bi_status = BLK_STS_IOERR;
+	bio_endio(bio);
+}
+
+/*
  * Count member errors and tell userspace through a table event. Readahead
  * failures and unsupported operations are not member faults.
  *
@@ -269,9 +285,15 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	if (flush) {
 		fanraid_member_fail(fc, fb->dev, "flush error",
 				    blk_status_to_errno(*error));
-		if (bitmap_weight(fc->failed, fc->ndevs) <= 2)
-			*error = BLK_STS_OK;
-		return DM_ENDIO_DONE;
+		if (bitmap_weight(fc->failed, fc->ndevs) > 2)
+			return DM_ENDIO_DONE;
+		/* Acknowledged only once the survivors record the failure. */
+		fb->fc = fc;
+		fb->handled = true;
+		bio->bi_status = BLK_STS_OK;
+		INIT_WORK(&fb->work, fanraid_flush_failed_work);
+		queue_work(fc->r6->wq, &fb->work);
+		return DM_ENDIO_INCOMPLETE;
 	}
 	if (bio_op(bio) == REQ_OP_READ) {
 		bio->bi_iter = fb->iter;
