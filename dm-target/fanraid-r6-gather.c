@@ -221,6 +221,24 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 }
 
 /*
+ * A resync has not reached this row yet (called under its row lock, which
+ * the sync takes to advance): its P and Q may disagree with the data, so
+ * a read-modify-write would carry the error into the new parity. A
+ * reconstruct-write computes them from the data alone and leaves the row
+ * consistent, as md does above its resync point.
+ */
+static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
+{
+	struct fanraid_c *fc = op->fc;
+	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
+
+	if (a != FANRAID_SYNC_RESYNC &&
+	    !(a == FANRAID_SYNC_RECOVER && fc->features.resync))
+		return false;
+	return ((sector_t)op->row << fc->geom.chunk_shift) >= READ_ONCE(fc->sync_cp);
+}
+
+/*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
  * the others, a read-modify-write reads the touched slots, P and Q. With
@@ -249,6 +267,7 @@ static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	if (!rcw) {
 		/* Full stripe: P and Q from the new data alone. */
 	} else if (!op->missing && raid6_call.xor_syndrome &&
+		   !fanraid_r6_parity_unsure(op) &&
 		   hweight_long(rmw) < hweight_long(rcw) &&
 		   !fanraid_r6_io(op, rmw, REQ_OP_READ)) {
 		/* Take the old data's share out, put the new data's in. */
@@ -298,8 +317,15 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	blk_status_t status;
 	struct bio *bio;
 
-	/* DIRTY on the media before any member is written (fanraid-meta.c). */
+	/*
+	 * DIRTY, then the region's bitmap bit, on the media before any
+	 * member is written (fanraid-meta.c, fanraid-bitmap.c).
+	 */
 	if (fanraid_meta_write_start(fc)) {
+		status = BLK_STS_IOERR;
+		goto done;
+	}
+	if (fanraid_bitmap_write_start(fc, st->row)) {
 		status = BLK_STS_IOERR;
 		goto done;
 	}
@@ -318,6 +344,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	 */
 	if (!status && fanraid_meta_sync_failed(fc))
 		status = BLK_STS_IOERR;
+	fanraid_bitmap_write_end(fc, st->row);
 done:
 	/*
 	 * The member writes are done: before the bios end, or a suspend

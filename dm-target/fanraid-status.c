@@ -54,7 +54,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
 	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
 	       (f->max_read_errors_set ? 2 : 0) +
-	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0);
+	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0) +
+	       (f->bitmap_set ? 2 : 0) + 2 * bitmap_weight(f->readd, FR_MAX_DEVS);
 }
 
 #define DMEMIT_FANRAID_STATS(s)						\
@@ -76,6 +77,9 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        <check_blamed_sectors>
  *        <sb_events> <sb_state> (v1.3.0+: superblock events and clean,
  *        dirty or none)
+ *        <bitmap_region_sectors> <bitmap_dirty_regions> <sync_regions>
+ *        (v1.4.0+: 0 without a bitmap; regions the current or last sync
+ *        pass covered)
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -87,8 +91,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	struct fanraid_c *fc = ti->private;
 	const struct fanraid_features *f = &fc->features;
 	unsigned int sz = 0;
-	u64 cache_now = 0, cache_peak = 0;
-	u32 i;
+	u64 cache_now = 0, cache_peak = 0, bm_dirty, bm_synced;
+	u32 i, region;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
@@ -122,6 +126,9 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(" %llu %s", fanraid_meta_events(fc),
 		       !fc->meta ? "none" :
 		       fanraid_meta_is_dirty(fc) ? "dirty" : "clean");
+		/* v1.4.0+: the write-intent bitmap */
+		fanraid_bitmap_status(fc, &region, &bm_dirty, &bm_synced);
+		DMEMIT(" %u %llu %llu", region, bm_dirty, bm_synced);
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -150,6 +157,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" superblock");
 		if (f->safe_mode_delay_set)
 			DMEMIT(" safe_mode_delay %u", f->safe_mode_delay);
+		if (f->bitmap_set)
+			DMEMIT(" bitmap %u", f->bitmap_region);
+		for_each_set_bit(i, f->readd, FR_MAX_DEVS)
+			DMEMIT(" readd %u", i);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);

@@ -17,6 +17,8 @@
 
 #include <fanraid/geom.h>
 
+struct fr_sb;
+
 #define DM_MSG_PREFIX "fanraid"
 
 /* Errors a member may return before we stop raising table events for it. */
@@ -144,6 +146,10 @@ struct fanraid_features {
 	bool superblock;		/* RAID6: members carry the superblock (fanraid-meta.c) */
 	u32 safe_mode_delay;		/* ms idle before marking the superblocks clean */
 	bool safe_mode_delay_set;
+	u32 bitmap_region;		/* write-intent bitmap region, member sectors */
+	bool bitmap_set;
+	/* members back after a failure: recovered only where the bitmap says */
+	DECLARE_BITMAP(readd, FR_MAX_DEVS);
 };
 
 /* Whole-array readahead counters, in INFO status after mismatch_cnt. */
@@ -190,6 +196,7 @@ struct fanraid_r6 {
 	struct delayed_work sync_work;
 	enum fanraid_sync_action action;
 	bool sync_stop;			/* set by presuspend */
+	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
 };
 
@@ -200,6 +207,7 @@ struct fanraid_c {
 	struct fanraid_r6 *r6;		/* NULL for RAID0 */
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_meta *meta;	/* NULL without the superblock feature */
+	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
 	struct fanraid_ra_stats ra_stats;
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Sectors of reads at members or waiting for fetches, with readahead on. */
@@ -293,6 +301,23 @@ void fanraid_meta_member_failed(struct fanraid_c *fc);
 void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
 u64 fanraid_meta_events(struct fanraid_c *fc);
 bool fanraid_meta_is_dirty(struct fanraid_c *fc);
+void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb);
+u64 fanraid_meta_member_events(struct fanraid_c *fc, u32 i);
+int fanraid_meta_bits_cleared(struct fanraid_c *fc);
+
+/* fanraid-bitmap.c: the write-intent bitmap */
+int fanraid_bitmap_create(struct fanraid_c *fc, char **error);
+void fanraid_bitmap_destroy(struct fanraid_c *fc);
+void fanraid_bitmap_resume(struct fanraid_c *fc);
+void fanraid_bitmap_postsuspend(struct fanraid_c *fc);
+int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row);
+void fanraid_bitmap_write_end(struct fanraid_c *fc, u64 row);
+sector_t fanraid_bitmap_sync_next(struct fanraid_c *fc, sector_t pos,
+				  sector_t end, bool partial);
+void fanraid_bitmap_sync_start(struct fanraid_c *fc);
+void fanraid_bitmap_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
+void fanraid_bitmap_status(struct fanraid_c *fc, u32 *region, u64 *dirty,
+			   u64 *synced);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,
