@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "array.h"
+#include "bitmap_io.h"
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
@@ -228,6 +229,11 @@ int fr_cmd_create(const struct fr_opts *o)
 	/* the chunk the plan settled on is the one the target will check */
 	if (!stripe_cache_fits(o, n, plan.chunk_sectors))
 		goto out;
+	if ((o->given & FR_OPT_BITMAP) && plan.level != FR_LEVEL_RAID6) {
+		fr_err("%s: --bitmap needs raid6 (raid0 has no parity to resync)",
+		       name);
+		goto out;
+	}
 
 	memset(&sb, 0, sizeof(sb));
 	sb.format_version = FR_SB_FORMAT_VERSION;
@@ -245,6 +251,12 @@ int fr_cmd_create(const struct fr_opts *o)
 	sb.ra_window = o->ra_window;
 	sb.ra_cache_mb = o->ra_cache_mb;
 	sb.stripe_cache_mb = o->stripe_cache_mb;
+	if (fr_bitmap_plan(plan.level, plan.chunk_sectors, plan.member_sectors,
+			   plan.data_offset, o->bitmap_region, o->bitmap_none,
+			   &sb, err, sizeof(err))) {
+		fr_err("%s: %s", name, err);
+		goto out;
+	}
 	sb.ctime = (uint64_t)time(NULL);
 	sb.utime = sb.ctime;
 	if (fr_uuid_generate(sb.array_uuid)) {
@@ -283,6 +295,13 @@ int fr_cmd_create(const struct fr_opts *o)
 			}
 		}
 		m[i].sb.events = 0;
+		/* every bit set: the initial resync covers the whole array */
+		ret = fr_bitmap_fill(&m[i], &m[i].sb, true);
+		if (ret) {
+			fr_err("%s: writing the bitmap failed: %s", m[i].path,
+			       strerror(-ret));
+			goto out;
+		}
 	}
 	if (fr_members_write(slots, n, FR_SB_STATE_DIRTY, 0, 0, 0))
 		goto out;
