@@ -317,6 +317,19 @@ fanraid_corrected() {
 		$3 == "fanraid" { print $(9 + 6 * $5 + 8 + i); exit }'
 }
 
+# fanraid_sb_state DEV: clean, dirty or none (target 1.3.0+).
+fanraid_sb_state() {
+	dmsetup status "$1" | awk '$3 == "fanraid" { print $(18 + 8 * $5); exit }'
+}
+
+# fanraid_bitmap DEV: "<region_sectors> <dirty_regions> <sync_regions>"
+# (target 1.4.0+: the write-intent bitmap and the regions the last sync
+# pass covered).
+fanraid_bitmap() {
+	dmsetup status "$1" | awk '$3 == "fanraid" {
+		n = 19 + 8 * $5; print $n, $(n + 1), $(n + 2); exit }'
+}
+
 # dust_create NAME DEV: NAME over DEV through dm-dust with 4 KiB blocks,
 # bad-block list empty and reads passing until dust_bad. Prints its path.
 dust_create() {
@@ -423,4 +436,17 @@ logwrites_remove() {
 		case $st in *logging_disabled*) fail "lw$i stopped logging: $st" ;; esac
 		dm_remove "lw$i"
 	done
+}
+
+# fanraid_wait_bitmap_clean NAME [SECONDS]: wait until the array's bitmap
+# has no bit set (the cleaner clears idle regions after one to two periods
+# of 5 s), at most SECONDS (40).
+fanraid_wait_bitmap_clean() {
+	local i bm
+	for ((i = 0; i < ${2:-40} * 2; i++)); do
+		bm=$(fanraid_bitmap "$1")
+		[ "${bm#* }" != "${bm}" ] && [ "$(echo "$bm" | cut -d' ' -f2)" = 0 ] && return 0
+		sleep 0.5
+	done
+	fail "$1 bitmap still dirty: $(fanraid_bitmap "$1")"
 }

@@ -29,7 +29,7 @@ if [ "$VMTEST_BOOT" = 1 ]; then
 		dm_create "lin$k" "0 $(dev_sectors "${devs[k]}") linear ${devs[k]} 0"
 		lin+=("/dev/mapper/lin$k")
 	done
-	fanraid create k6 --level 6 --chunk 64K "${lin[@]}"
+	fanraid create k6 --level 6 --chunk 64K --bitmap none "${lin[@]}"
 	fanraid_wait_idle k6 150
 	before=$(examine_field "${devs[3]}")
 	log "member 3 before: $before"

@@ -12,7 +12,7 @@ have_cmd fanraid || skip "fanraid missing"
 mapfile -t devs < <(vm_disks 5)
 
 if [ "$VMTEST_BOOT" = 1 ]; then
-	fanraid create dd6 --level 6 --chunk 32K "${devs[@]}"
+	fanraid create dd6 --level 6 --chunk 32K --bitmap none "${devs[@]}"
 	fanraid_wait_idle dd6 150
 	fanraid fail dd6 4
 	assert_contains "$(fanraid examine "${devs[0]}")" "failed mask 0x10"
