@@ -208,6 +208,12 @@ void fanraid_trigger_event(struct work_struct *work)
 	struct fanraid_c *fc = container_of(work, struct fanraid_c,
 					    trigger_event);
 
+	/*
+	 * A member may have failed: the survivors' superblocks must say so
+	 * soon even if no write comes (fanraid-meta.c); the member state
+	 * below cannot call up there itself.
+	 */
+	fanraid_meta_member_failed(fc);
 	dm_table_event(fc->ti->table);
 }
 

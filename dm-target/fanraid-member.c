@@ -8,7 +8,8 @@
  * could not be repaired, a flush error, a "fail" message or an aborted
  * rebuild; every one of those logs once, raises one table event and (with
  * an on-disk superblock) is recorded before writes that skip the member
- * complete.
+ * complete. It calls nothing above it: the table event's work item
+ * records the failure in the superblocks.
  */
 #include "fanraid.h"
 
@@ -42,9 +43,8 @@ bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
 		DMERR("%s: more than two members failed: I/O that needs them fails",
 		      dm_table_device_name(fc->ti->table));
+	/* The event also records it on the survivors (fanraid_trigger_event()). */
 	schedule_work(&fc->trigger_event);
-	/* The survivors' superblocks must say so (fanraid-meta.c). */
-	fanraid_meta_member_failed(fc);
 	return true;
 }
 

@@ -177,6 +177,27 @@ static enum hrtimer_restart fanraid_r6_gather_timer(struct hrtimer *timer)
 	return next == KTIME_MAX ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
+/*
+ * Room for one more gathering window; at the limit, windows parked to
+ * gather more writes are sent on at once, so room comes soon.
+ */
+static void fanraid_r6_window_get(struct fanraid_r6 *r6)
+{
+	if (atomic_add_unless(&r6->windows, 1, r6->max_windows))
+		return;
+	spin_lock_irq(&r6->gather_lock);
+	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	spin_unlock_irq(&r6->gather_lock);
+	wait_event(r6->window_wait,
+		   atomic_add_unless(&r6->windows, 1, r6->max_windows));
+}
+
+static void fanraid_r6_window_put(struct fanraid_r6 *r6)
+{
+	atomic_dec(&r6->windows);
+	wake_up(&r6->window_wait);
+}
+
 /* Overlay every bio onto its slot's pages, in arrival order. */
 static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
@@ -483,14 +504,6 @@ void fanraid_r6_gather_init(struct fanraid_r6 *r6)
 	INIT_LIST_HEAD(&r6->parked);
 	hrtimer_init(&r6->gather_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	r6->gather_timer.function = fanraid_r6_gather_timer;
-}
-
-/* Send on every parked window: the stripe cache has no room for more. */
-void fanraid_r6_gather_kick(struct fanraid_r6 *r6)
-{
-	spin_lock_irq(&r6->gather_lock);
-	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
-	spin_unlock_irq(&r6->gather_lock);
 }
 
 /*

@@ -664,6 +664,8 @@ void fanraid_dtr(struct dm_target *ti)
 
 	if (!fc)
 		return;
+	/* It reaches into the superblock state, which goes next. */
+	flush_work(&fc->trigger_event);
 	fanraid_bitmap_destroy(fc);
 	fanraid_meta_destroy(fc);
 	fanraid_r6_destroy(fc);
