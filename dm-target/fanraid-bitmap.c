@@ -151,7 +151,7 @@ static int fanraid_bitmap_write(struct fanraid_bitmap *b,
 	fanraid_bitmap_io(b, devs, pages, b->image,
 			  REQ_OP_WRITE | REQ_SYNC | REQ_META | flags);
 	for_each_set_bit(i, b->io_failed, fc->ndevs) {
-		atomic64_inc(&fc->devs[i].stats.errors);
+		atomic64_inc(&fc->devs[i].errors);
 		fanraid_member_fail(fc, i, "bitmap write error", 0);
 		__clear_bit(i, devs);
 	}

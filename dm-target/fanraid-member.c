@@ -86,3 +86,45 @@ void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev)
 	else
 		schedule_work(&fc->trigger_event);
 }
+
+/* Per-CPU I/O counters for every member (see struct fanraid_stats). */
+int fanraid_member_stats_alloc(struct fanraid_c *fc)
+{
+	u32 i;
+
+	for (i = 0; i < fc->ndevs; i++) {
+		fc->devs[i].stats = alloc_percpu(struct fanraid_stats);
+		if (!fc->devs[i].stats)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void fanraid_member_stats_free(struct fanraid_c *fc)
+{
+	u32 i;
+
+	for (i = 0; i < fc->ndevs; i++) {
+		free_percpu(fc->devs[i].stats);
+		fc->devs[i].stats = NULL;
+	}
+}
+
+u64 fanraid_member_stat(struct fanraid_dev *d, enum fanraid_stat k)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(d->stats, cpu)->v[k];
+	return sum;
+}
+
+void fanraid_member_stats_reset(struct fanraid_dev *d)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(d->stats, cpu), 0, sizeof(struct fanraid_stats));
+	atomic64_set(&d->errors, 0);
+}

@@ -203,7 +203,7 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		for_each_set_bit(i, devs, fc->ndevs) {
 			if (m->devs[i].status == BLK_STS_OK)
 				continue;
-			atomic64_inc(&fc->devs[i].stats.errors);
+			atomic64_inc(&fc->devs[i].errors);
 			fanraid_member_fail(fc, i, "superblock write error",
 					    blk_status_to_errno(m->devs[i].status));
 			lost = true;

@@ -85,11 +85,13 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 		for (i = 0; i < op->npages; i++)
 			__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
 		if (write) {
-			atomic64_inc(&d->stats.writes);
-			atomic64_add(bytes >> SECTOR_SHIFT, &d->stats.write_sectors);
+			fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
+			fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS,
+					 bytes >> SECTOR_SHIFT);
 		} else {
-			atomic64_inc(&d->stats.reads);
-			atomic64_add(bytes >> SECTOR_SHIFT, &d->stats.read_sectors);
+			fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+			fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS,
+					 bytes >> SECTOR_SHIFT);
 		}
 		atomic_inc(&op->pending);
 		submit_bio_noacct(bio);
@@ -110,7 +112,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 				fanraid_member_read_repaired(fc, dev);
 			continue;
 		}
-		if (atomic64_inc_return(&fc->devs[dev].stats.errors) <
+		if (atomic64_inc_return(&fc->devs[dev].errors) <
 		    FANRAID_EVENT_THRESHOLD)
 			schedule_work(&fc->trigger_event);
 		if (write) {

@@ -15,7 +15,7 @@
 static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 {
 	if (fanraid_is_failed(fc, i) ||
-	    (!fc->r6 && atomic64_read(&fc->devs[i].stats.errors)))
+	    (!fc->r6 && atomic64_read(&fc->devs[i].errors)))
 		return 'D';
 	if (fc->r6 && test_bit(i, fc->rebuilding))
 		return 'a';
@@ -58,14 +58,14 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	       (f->bitmap_set ? 2 : 0) + 2 * bitmap_weight(f->readd, FR_MAX_DEVS);
 }
 
-#define DMEMIT_FANRAID_STATS(s)						\
-	DMEMIT(" %lld %lld %lld %lld %lld %lld",			\
-	       (long long)atomic64_read(&(s)->reads),			\
-	       (long long)atomic64_read(&(s)->writes),			\
-	       (long long)atomic64_read(&(s)->read_sectors),		\
-	       (long long)atomic64_read(&(s)->write_sectors),		\
-	       (long long)atomic64_read(&(s)->flushes),			\
-	       (long long)atomic64_read(&(s)->errors))
+#define DMEMIT_FANRAID_STATS(d)						\
+	DMEMIT(" %llu %llu %llu %llu %llu %lld",			\
+	       fanraid_member_stat(d, FANRAID_STAT_READS),		\
+	       fanraid_member_stat(d, FANRAID_STAT_WRITES),		\
+	       fanraid_member_stat(d, FANRAID_STAT_READ_SECTORS),	\
+	       fanraid_member_stat(d, FANRAID_STAT_WRITE_SECTORS),	\
+	       fanraid_member_stat(d, FANRAID_STAT_FLUSHES),		\
+	       (long long)atomic64_read(&(d)->errors))
 
 /*
  * INFO:  <level> <#devs> <health chars> <sync_ratio> <action>
@@ -105,7 +105,7 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		       fanraid_sync_action_name(fc->r6 ? READ_ONCE(fc->r6->action) :
 						FANRAID_SYNC_IDLE));
 		for (i = 0; i < fc->ndevs; i++)
-			DMEMIT_FANRAID_STATS(&fc->devs[i].stats);
+			DMEMIT_FANRAID_STATS(&fc->devs[i]);
 		DMEMIT(" %lld", fc->r6 ?
 		       (long long)atomic64_read(&fc->r6->mismatches) : 0LL);
 		DMEMIT(" %lld %lld %lld %lld %lld",
@@ -211,16 +211,6 @@ static int fanraid_message_readahead(struct fanraid_c *fc, const char *name,
 	return 0;
 }
 
-static void fanraid_stats_reset(struct fanraid_stats *s)
-{
-	atomic64_set(&s->reads, 0);
-	atomic64_set(&s->writes, 0);
-	atomic64_set(&s->read_sectors, 0);
-	atomic64_set(&s->write_sectors, 0);
-	atomic64_set(&s->flushes, 0);
-	atomic64_set(&s->errors, 0);
-}
-
 /* "fail <idx>": take a RAID6 member out of service, as an I/O error would. */
 static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 {
@@ -272,7 +262,7 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && !strcasecmp(argv[0], "stats") &&
 	    !strcasecmp(argv[1], "reset")) {
 		for (i = 0; i < fc->ndevs; i++) {
-			fanraid_stats_reset(&fc->devs[i].stats);
+			fanraid_member_stats_reset(&fc->devs[i]);
 			atomic64_set(&fc->devs[i].read_errors_corrected, 0);
 			atomic64_set(&fc->devs[i].check_blamed, 0);
 		}

@@ -591,6 +591,11 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&fc->trigger_event, fanraid_trigger_event);
 	ti->private = fc;
 	fanraid_member_init(fc);
+	if (fanraid_member_stats_alloc(fc)) {
+		ti->error = "Cannot allocate member counters";
+		r = -ENOMEM;
+		goto bad;
+	}
 
 	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
 						    ti->len);
@@ -674,6 +679,7 @@ void fanraid_dtr(struct dm_target *ti)
 	for (i = 0; i < fc->ndevs; i++)
 		if (fc->devs[i].dm_dev)
 			dm_put_device(ti, fc->devs[i].dm_dev);
+	fanraid_member_stats_free(fc);
 	kfree(fc);
 	ti->private = NULL;
 }

@@ -12,6 +12,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -86,23 +87,30 @@ enum fanraid_flush_policy {
 };
 
 /*
- * Per-member I/O counters, reported in INFO status in this order. Atomic
- * because map and end_io run concurrently on every CPU; a reset races
- * harmlessly with in-flight increments.
+ * Per-member I/O counters, reported in INFO status in this order. Per CPU,
+ * summed when status is read: map and end_io run on every CPU at once,
+ * and one shared counter per member would put a contended cache line on
+ * every bio. A reset races harmlessly with in-flight increments.
  */
+enum fanraid_stat {
+	FANRAID_STAT_READS,
+	FANRAID_STAT_WRITES,
+	FANRAID_STAT_READ_SECTORS,
+	FANRAID_STAT_WRITE_SECTORS,
+	FANRAID_STAT_FLUSHES,
+	FANRAID_STAT_COUNT,
+};
+
 struct fanraid_stats {
-	atomic64_t reads;
-	atomic64_t writes;
-	atomic64_t read_sectors;
-	atomic64_t write_sectors;
-	atomic64_t flushes;
-	atomic64_t errors;
+	u64 v[FANRAID_STAT_COUNT];
 };
 
 struct fanraid_dev {
 	struct dm_dev *dm_dev;
 	sector_t offset;	/* start of the member's data area */
-	struct fanraid_stats stats;
+	struct fanraid_stats __percpu *stats;
+	/* requests completed with an error: rare, and they pace table events */
+	atomic64_t errors;
 	/* flush_policy dirty: a write completed since the last flush was sent */
 	atomic_t dirty;
 	/* flush_policy dirty: flushes sent and not yet completed */
@@ -257,6 +265,17 @@ bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 			 int err);
 void fanraid_member_init(struct fanraid_c *fc);
 void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev);
+int fanraid_member_stats_alloc(struct fanraid_c *fc);
+void fanraid_member_stats_free(struct fanraid_c *fc);
+u64 fanraid_member_stat(struct fanraid_dev *d, enum fanraid_stat k);
+void fanraid_member_stats_reset(struct fanraid_dev *d);
+
+/* Count @v of @k for member @d on this CPU; any context. */
+static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
+				    u64 v)
+{
+	this_cpu_add(d->stats->v[k], v);
+}
 
 /* fanraid-map.c */
 int fanraid_map(struct dm_target *ti, struct bio *bio);
