@@ -211,7 +211,7 @@ static bool dirty_degraded_ok(const char *name, uint64_t missing,
 		snprintf(rows, sizeof(rows), "there is no write-intent bitmap, so any row may be affected");
 	} else {
 		fr_format_size((uint64_t)region << 9, size, sizeof(size));
-		snprintf(rows, sizeof(rows), "the bitmap shows %llu region%s of %s per member being written (fanraid examine lists them)",
+		snprintf(rows, sizeof(rows), "the bitmap shows %llu region%s of %s per member being written (fanraid examine counts them)",
 			 (unsigned long long)dirty, dirty == 1 ? "" : "s", size);
 	}
 	if (!force) {
