@@ -79,7 +79,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        dirty or none)
  *        <bitmap_region_sectors> <bitmap_dirty_regions> <sync_regions>
  *        (v1.4.0+: 0 without a bitmap; regions the current or last sync
- *        pass covered)
+ *        pass covered) <rebuild_lost_row> (v1.4.0+: the row where the last
+ *        rebuild stopped because its data is lost, or -)
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -91,7 +92,7 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	struct fanraid_c *fc = ti->private;
 	const struct fanraid_features *f = &fc->features;
 	unsigned int sz = 0;
-	u64 cache_now = 0, cache_peak = 0, bm_dirty, bm_synced;
+	u64 cache_now = 0, cache_peak = 0, bm_dirty, bm_synced, lost;
 	u32 i, region;
 
 	switch (type) {
@@ -129,6 +130,11 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		/* v1.4.0+: the write-intent bitmap */
 		fanraid_bitmap_status(fc, &region, &bm_dirty, &bm_synced);
 		DMEMIT(" %u %llu %llu", region, bm_dirty, bm_synced);
+		lost = fc->r6 ? READ_ONCE(fc->r6->lost_row) : U64_MAX;
+		if (lost == U64_MAX)
+			DMEMIT(" -");
+		else
+			DMEMIT(" %llu", lost);
 		break;
 
 	case STATUSTYPE_TABLE:

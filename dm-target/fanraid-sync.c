@@ -241,7 +241,7 @@ out:
  * A rebuild that cannot go on: at member sector @pos more than two blocks
  * of a row are lost, so that row's data is gone. The members being rebuilt
  * fail, so what they hold beyond the sync point is never read as data (I/O
- * that needs them fails with EIO instead); the log says which row.
+ * that needs them fails with EIO instead); the log and status say which row.
  */
 static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 {
@@ -252,6 +252,7 @@ static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 	      dm_table_device_name(fc->ti->table),
 	      (unsigned long long)(pos >> fc->geom.chunk_shift),
 	      (unsigned long long)pos);
+	WRITE_ONCE(r6->lost_row, pos >> fc->geom.chunk_shift);
 	for_each_set_bit(dev, fc->rebuilding, FR_MAX_DEVS)
 		fanraid_member_fail(fc, dev, "rebuild could not finish", 0);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
@@ -341,6 +342,7 @@ void fanraid_sync_init(struct fanraid_c *fc)
 	struct fanraid_r6 *r6 = fc->r6;
 
 	r6->fc = fc;
+	r6->lost_row = U64_MAX;
 	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
 	bitmap_or(fc->rebuilding, fc->features.rebuild, fc->features.readd,
 		  FR_MAX_DEVS);

@@ -206,6 +206,7 @@ struct fanraid_r6 {
 	bool sync_stop;			/* set by presuspend */
 	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
+	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
 };
 
 struct fanraid_c {

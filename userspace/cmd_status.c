@@ -133,6 +133,10 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->sync_regions);
 	else
 		printf("\"bitmap\": null, ");
+	if (st->has_bitmap && st->lost_row != UINT64_MAX)
+		printf("\"rebuild_lost_row\": %llu, ", (unsigned long long)st->lost_row);
+	else
+		printf("\"rebuild_lost_row\": null, ");
 	printf("\"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
@@ -213,6 +217,9 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->bitmap_dirty, region,
 		       (unsigned long long)st->sync_regions);
 	}
+	if (st->has_bitmap && st->lost_row != UINT64_MAX)
+		printf("  REBUILD STOPPED at row %llu: more than two blocks of that row were lost, so its data is gone; the members being rebuilt are failed (see the kernel log)\n",
+		       (unsigned long long)st->lost_row);
 	if (t->level == FR_LEVEL_RAID6) {
 		printf("  stripe cache %s", stripe_cache(t, sc, sizeof(sc)));
 		if (st->has_stripe_cache)

@@ -153,7 +153,12 @@ int fr_status_parse(const char *line, struct fr_status *st)
 	if (st->has_sb && *p) {
 		if (next_u64(&p, &v) || v > UINT32_MAX ||
 		    next_u64(&p, &st->bitmap_dirty) ||
-		    next_u64(&p, &st->sync_regions))
+		    next_u64(&p, &st->sync_regions) ||
+		    next_word(&p, word, sizeof(word)))
+			return -EINVAL;
+		st->lost_row = UINT64_MAX;
+		if (strcmp(word, "-") && (fr_parse_u64(word, &st->lost_row) ||
+					  st->lost_row == UINT64_MAX))
 			return -EINVAL;
 		st->bitmap_region_sectors = (uint32_t)v;
 		st->has_bitmap = true;

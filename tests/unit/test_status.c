@@ -70,7 +70,7 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 3 16 4 clean 0 0 0 x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 16 4 clean 0 0 0 - x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_bitmap);
 	assert_true(st.has_read_errors_corrected);
@@ -108,8 +108,9 @@ static void test_status_parses_bitmap_words(void **state)
 	assert_int_equal(fr_status_parse("raid6 4 AAAa 8192/8192 recover "
 					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
 					 "1 2 3 4 5 6 0 0 0 0 0 0 2048 65536 "
-					 "0 0 0 0 0 0 0 0 17 dirty 2048 3 2", &st), 0);
+					 "0 0 0 0 0 0 0 0 17 dirty 2048 3 2 -", &st), 0);
 	assert_true(st.has_bitmap);
+	assert_true(st.lost_row == UINT64_MAX);
 	assert_int_equal(st.bitmap_region_sectors, 2048);
 	assert_int_equal(st.bitmap_dirty, 3);
 	assert_int_equal(st.sync_regions, 2);
@@ -122,8 +123,16 @@ static void test_status_parses_bitmap_words(void **state)
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 0 0 0 0 0 none 8", &st), -EINVAL);
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
-					 "0 0 0 0 0 0 0 0 0 0 none 4294967296 0 0",
+					 "0 0 0 0 0 0 0 0 0 0 none 4294967296 0 0 -",
 					 &st), -EINVAL);
+	/* a rebuild that stopped names its row; anything else is malformed */
+	assert_int_equal(fr_status_parse("raid6 4 AADD 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 0 0 0 0 0 0 0 "
+					 "0 0 0 0 0 0 0 0 9 clean 0 0 0 17", &st), 0);
+	assert_true(st.lost_row == 17);
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none 0 0 0 x", &st), -EINVAL);
 }
 
 /* 1.1.0 appends the stripe cache in use and its peak, in KiB, after flushes_elided. */
@@ -150,7 +159,7 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 0 0 0 none 0 0 0 more", &st), 0);
+					 "18446744073709551615 0 0 0 none 0 0 0 - more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);

@@ -330,6 +330,12 @@ fanraid_bitmap() {
 		n = 19 + 8 * $5; print $n, $(n + 1), $(n + 2); exit }'
 }
 
+# fanraid_lost_row DEV: the row where the last rebuild stopped because its
+# data is lost, or - (target 1.4.0+).
+fanraid_lost_row() {
+	dmsetup status "$1" | awk '$3 == "fanraid" { print $(22 + 8 * $5); exit }'
+}
+
 # dust_create NAME DEV: NAME over DEV through dm-dust with 4 KiB blocks,
 # bad-block list empty and reads passing until dust_bad. Prints its path.
 dust_create() {
