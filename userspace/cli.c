@@ -16,12 +16,13 @@
 
 static const struct fr_command fr_commands[] = {
 	{ "create",
-	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--stripe-cache-mb MIB] [--bitmap SIZE|none] [--force] DEV...",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--stripe-cache-mb MIB] [--bitmap SIZE|none] [--assume-clean] [--force] DEV...",
 	  "write superblocks on DEVs and start a new array",
 	  2, 1 + FR_MAX_DEVS,
 	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
 	  FR_OPT_READAHEAD | FR_OPT_RA | FR_OPT_RA_WINDOW | FR_OPT_RA_CACHE |
-	  FR_OPT_STRIPE_CACHE | FR_OPT_BITMAP | FR_OPT_FORCE,
+	  FR_OPT_STRIPE_CACHE | FR_OPT_BITMAP | FR_OPT_ASSUME_CLEAN |
+	  FR_OPT_FORCE,
 	  fr_cmd_create },
 	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan [--force]",
 	  "start an existing array from its members' superblocks",
@@ -159,6 +160,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "ra-cache-mb", required_argument, NULL, 'C' },
 		{ "stripe-cache-mb", required_argument, NULL, 'S' },
 		{ "bitmap", required_argument, NULL, 'B' },
+		{ "assume-clean", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,7 +174,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
 		{ 'A', FR_OPT_RA }, { 'W', FR_OPT_RA_WINDOW },
 		{ 'C', FR_OPT_RA_CACHE }, { 'S', FR_OPT_STRIPE_CACHE },
-		{ 'B', FR_OPT_BITMAP },
+		{ 'B', FR_OPT_BITMAP }, { 'K', FR_OPT_ASSUME_CLEAN },
 	};
 	int c, idx;
 	size_t i;
@@ -284,6 +286,9 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 				o->bitmap_none = true;
 			else if (opt_size("--bitmap", optarg, &o->bitmap_region))
 				goto usage;
+			break;
+		case 'K':
+			o->assume_clean = true;
 			break;
 		case 'f':
 			o->force = true;

@@ -36,6 +36,7 @@ enum fr_opt_bit {
 	FR_OPT_RA_CACHE = 1u << 11,
 	FR_OPT_STRIPE_CACHE = 1u << 12,
 	FR_OPT_BITMAP = 1u << 13,
+	FR_OPT_ASSUME_CLEAN = 1u << 14,
 };
 
 struct fr_opts {
@@ -51,6 +52,7 @@ struct fr_opts {
 	uint32_t stripe_cache_mb;	/* MiB, 1..4096; FR_STRIPE_CACHE_DEFAULT */
 	uint64_t bitmap_region;		/* bytes; 0: the default */
 	bool bitmap_none;		/* --bitmap none: raid6 without a bitmap */
+	bool assume_clean;		/* create: parity needs no initial resync */
 	bool force;
 	bool scan;
 	bool json;
