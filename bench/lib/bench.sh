@@ -123,7 +123,8 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0)
+	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
+	   [layout]=0 [share]=-)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -254,7 +255,7 @@ members_wipe() { # N
 
 # --- layers ----------------------------------------------------------------
 
-TARGET="" LAYER_DEV="" SKIP_REASON=""
+TARGET="" LAYER_DEV="" SKIP_REASON="" RA_KEPT=""
 # What layer_degrade failed and how the layer reports it, for the .meta.
 FAILED_MEMBERS="" DEGRADED_STATE=""
 # Set when a layer wrote signatures (md superblock, a filesystem) that the
@@ -308,6 +309,7 @@ layer_up() { # LAYER N
 	devs=("${MEMBERS[@]:0:$n}")
 	# fail=K is measured only where a degraded state exists; anything else
 	# would be a healthy layer reported as a degraded one.
+	RA_KEPT=""
 	case "${S[fail]}:$layer" in
 	0:* | *:fanraid-raid6 | *:md-raid6) ;;
 	*)
@@ -377,11 +379,6 @@ layer_up() { # LAYER N
 		return 1 ;;
 	esac
 
-	# The readahead window of the device the filesystem or fio sees.
-	if [ "${S[ra_kb]}" != - ] && [ -b "$LAYER_DEV" ]; then
-		blockdev --setra $((S[ra_kb] * 2)) "$LAYER_DEV"
-	fi
-
 	# A filesystem on the layer, unless the layer is one. mkfs= adds
 	# options (':' for spaces); xfs and ext4 take their stripe hints from
 	# the layer's io_min/io_opt unless told otherwise.
@@ -410,7 +407,74 @@ layer_up() { # LAYER N
 	else
 		TARGET=$LAYER_DEV
 	fi
+	RA_KEPT=$(ra_get)
+	if [ "${S[layout]}" = 1 ] && [ "$TARGET" = "$MNT/fio.file" ]; then
+		layout_file "$n" || { SKIP_REASON="writing the ${S[size]} x $n file failed"; return 1; }
+	fi
 	return 0
+}
+
+# The readahead window (read_ahead_kb) that buffered reads of TARGET get:
+# the layer's block device, or for btrfs the bdi of the filesystem (btrfs
+# reads through its own, not through any member's).
+ra_file() {
+	local uuid
+	if [ "$LAYER_DEV" = btrfs ] || [ "${S[fs]}" = btrfs ]; then
+		uuid=$(blkid -s UUID -o value "$([ "$LAYER_DEV" = btrfs ] && echo "${MEMBERS[0]}" || echo "$LAYER_DEV")" 2>/dev/null)
+		echo "/sys/fs/btrfs/$uuid/bdi/read_ahead_kb"
+	fi
+}
+
+# read_ahead_kb of the layer: blockdev for a block device (a node that
+# dmsetup mknodes made has no sysfs name to follow), sysfs for btrfs.
+ra_get() {
+	local f
+	f=$(ra_file)
+	if [ -n "$f" ]; then
+		[ -r "$f" ] && cat "$f"
+	elif [ -b "$LAYER_DEV" ]; then
+		echo $(($(blockdev --getra "$LAYER_DEV") / 2))
+	fi
+}
+
+# The window an entry asks for: ra_kb=- keeps what the layer came up with
+# (entries sharing a build each start from it again), auto is what
+# `fanraid set NAME read-ahead-kb auto` writes (fr_set_auto_kb in
+# userspace/cmd_set.c): two full stripes, chunk sectors x data members KiB,
+# given to every layer alike so that the layers, not the windows, differ.
+ra_apply() { # N
+	local f kb=${S[ra_kb]}
+	case $kb in
+	-) kb=$RA_KEPT ;;
+	auto) kb=$((S[chunk] * $1)) ;;
+	esac
+	[ -n "$kb" ] || return 0
+	f=$(ra_file)
+	if [ -n "$f" ]; then
+		[ -w "$f" ] && echo "$kb" >"$f"
+	elif [ -b "$LAYER_DEV" ]; then
+		blockdev --setra $((kb * 2)) "$LAYER_DEV"
+	fi
+	return 0
+}
+
+# layout=1: the file the readers read, written once per build with
+# O_DIRECT at queue depth 32, so every byte read later comes from the
+# members (a preallocated, never written extent would read as zeroes
+# without touching them) and no fio run lays it out on its own clock.
+layout_file() { # N
+	local mib=$(($(to_mib "${S[size]}") * $1))
+	(cd /tmp && fio --name=layout --filename="$MNT/fio.file" --rw=write \
+		--bs=1M --iodepth=32 --ioengine=libaio --direct=1 --size="${mib}M" \
+		--end_fsync=1 >/tmp/bench-layout.log 2>&1) || { cat /tmp/bench-layout.log; return 1; }
+}
+
+# Jiffies the guest's CPUs were busy (not idle, not waiting for I/O) and
+# in all, from the first line of /proc/stat.
+cpu_ticks() {
+	local _cpu u ni sy id io irq si st
+	read -r _cpu u ni sy id io irq si st _ </proc/stat
+	echo "$((u + ni + sy + irq + si + st)) $((u + ni + sy + id + io + irq + si + st))"
 }
 
 # fail=K: takes members 0 .. K-1 of a RAID6 layer out of service after it
@@ -541,7 +605,13 @@ run_one() { # LAYER N
 	# block devices; N members' worth for a file in a filesystem is too much
 	# once metadata and the second copy of raid1 metadata are counted, so
 	# files get half.
-	case "$layer:${S[fs]}" in
+	local jobs=${S[jobs]}
+	[ "$jobs" = cpus ] && jobs=$(nproc)
+	case "$layer:${S[fs]}:${S[layout]}" in
+	# layout=1: a file of size x N that the runner wrote, or on the raw
+	# ceiling size per member, split between the readers.
+	raw:*:1) export BENCH_SIZE=$((size_mib / jobs))M ;;
+	*:1) export BENCH_SIZE=$((size_mib * n / jobs))M ;;
 	raw:*) export BENCH_SIZE=${size_mib}M ;;
 	*:none)
 		if [ "$LAYER_DEV" = btrfs ]; then
@@ -553,14 +623,22 @@ run_one() { # LAYER N
 	esac
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
-	export BENCH_LOG=$out/$rel
+	export BENCH_LOG=$out/$rel BENCH_JOBS=$jobs
+	export BENCH_TIME_BASED=$([ "${S[once]}" = 1 ] && echo 0 || echo 1)
 
 	cache=cold
 	drop_caches
 	before=$(member_sectors "$n")
 	sb=$(fanraid_status)
+	local cpu0 cpu1 busy
+	cpu0=$(cpu_ticks)
 	(cd /tmp && fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
 	local rc=$?
+	cpu1=$(cpu_ticks)
+	# Share of the CPUs' time busy over the run: where it is near 100 the
+	# emulated CPU, not the members or the layer, sets the figure.
+	# (busybox awk reads "printf ..., t > 0" as a redirection: parentheses)
+	busy=$(echo "$cpu0 $cpu1" | awk '{ t = $4 - $2; printf "%.0f", (t > 0) ? 100 * ($3 - $1) / t : 0 }')
 	sync
 	after=$(member_sectors "$n")
 	sa=$(fanraid_status)
@@ -612,13 +690,19 @@ run_one() { # LAYER N
 		echo "runtime=${S[runtime]}"
 		echo "ramp=${S[ramp]}"
 		echo "job_size=$BENCH_SIZE"
+		echo "jobs=$jobs"
+		echo "once=${S[once]}"
+		echo "cpus=$(nproc)"
+		echo "cpu_busy_pct=$busy"
 		echo "chunk_sectors=${S[chunk]}"
 		echo "features=${S[features]}"
 		echo "mkfs=${S[mkfs]}"
 		echo "fail=${S[fail]}"
 		[ -n "$FAILED_MEMBERS" ] && echo "failed_members=$FAILED_MEMBERS"
 		[ -n "$DEGRADED_STATE" ] && echo "degraded_state=$DEGRADED_STATE"
-		[ -b "$LAYER_DEV" ] && echo "read_ahead_kb=$(($(blockdev --getra "$LAYER_DEV") / 2))"
+		local ra
+		ra=$(ra_get)
+		[ -n "$ra" ] && echo "read_ahead_kb=$ra"
 		[ -b "$LAYER_DEV" ] && echo "io_min=$(blockdev --getiomin "$LAYER_DEV")"
 		[ -b "$LAYER_DEV" ] && echo "io_opt=$(blockdev --getioopt "$LAYER_DEV")"
 		echo "mode=$mode"
@@ -648,7 +732,8 @@ run_one() { # LAYER N
 	line="$line $([ "${S[direct]}" = 1 ] && echo O_DIRECT || echo buffered) $cache"
 	[ "${S[fail]}" != 0 ] && line="$line degraded (fail=${S[fail]})"
 	[ "${S[fs]}" != none ] && line="$line on ${S[fs]}"
-	line="$line: read $rbw MiB/s, write $wbw MiB/s"
+	[ "$jobs" != 1 ] && line="$line, $jobs readers"
+	line="$line: read $rbw MiB/s, write $wbw MiB/s, CPU $busy% busy"
 	if [ "${S[amp]}" = 1 ] && [ "$io" -gt 0 ]; then
 		line="$line, write amplification $(awk -v m=$((wr * 512)) -v a="$io" 'BEGIN { printf "%.2f", m / a }')"
 	fi
@@ -699,15 +784,46 @@ for e in "${entries[@]}"; do
 	done
 done
 
-start_all=$(date +%s)
-say "$total runs, about ${budget_left}s; results in $out"
+# Groups of selected entries run on one build of each layer: an entry
+# whose share= names the same group as the entry before it joins that
+# entry's group (same members, n, fs, chunk, features, mkfs and size,
+# checked; layers a subset of the first entry's), so one mkfs and one file
+# serve several workloads.
+groups=() prev_share=-
 for e in "${entries[@]}"; do
 	load_entry "$e"
 	selected || continue
-	mkdir -p "$out/${S[id]}"
-	: >"$out/${S[id]}/skipped"
-	echo "$e" >"$out/${S[id]}/entry"
-	emit_file "${S[id]}/entry"
+	if [ "${S[share]}" != - ] && [ "${S[share]}" = "$prev_share" ]; then
+		groups[${#groups[@]} - 1]+=$'\n'$e
+	else
+		groups+=("$e")
+	fi
+	prev_share=${S[share]}
+done
+
+# What a group's entries must have in common to share one build.
+build_key() {
+	echo "${S[n]} ${S[fs]} ${S[chunk]} ${S[features]} ${S[mkfs]} ${S[size]} ${S[member]} ${S[cache]} ${S[flush_ms]} ${S[layout]} ${S[fail]}"
+}
+
+start_all=$(date +%s)
+say "$total runs, about ${budget_left}s; results in $out"
+for g in "${groups[@]}"; do
+	mapfile -t gents <<<"$g"
+	key=""
+	for e in "${gents[@]}"; do
+		load_entry "$e"
+		if [ -n "$key" ] && [ "$(build_key)" != "$key" ]; then
+			say "${S[id]}: share=${S[share]} needs the same n, fs, chunk, features, mkfs, size and members as the entry before it"
+			exit 2
+		fi
+		key=$(build_key)
+		mkdir -p "$out/${S[id]}"
+		: >"$out/${S[id]}/skipped"
+		echo "$e" >"$out/${S[id]}/entry"
+		emit_file "${S[id]}/entry"
+	done
+	load_entry "${gents[0]}"
 
 	counts=${S[n]//,/ }
 	max=0
@@ -733,20 +849,35 @@ for e in "${entries[@]}"; do
 	for n in $counts; do
 		for l in ${S[layers]//,/ }; do
 			t0=$(date +%s)
-			done_runs=$((done_runs + 1))
-			if [ "$done_runs" -gt 1 ]; then
-				eta=$(((total - done_runs + 1) * spent / (done_runs - 1)))
+			load_entry "${gents[0]}"
+			# The entries of the group that compare this layer: one
+			# progress line for their runs on this build.
+			ents=()
+			for e in "${gents[@]}"; do
+				load_entry "$e"
+				case ",${S[layers]}," in *",$l,"*) ents+=("$e") ;; esac
+			done
+			load_entry "${gents[0]}"
+			done_runs=$((done_runs + ${#ents[@]}))
+			if [ "$done_runs" -gt ${#ents[@]} ]; then
+				eta=$(((total - done_runs + ${#ents[@]}) * spent / (done_runs - ${#ents[@]})))
 			else
 				eta=$budget_left
 			fi
-			echo "@@P $done_runs $total $eta ${S[id]} $l $n"
+			echo "@@P $((done_runs - ${#ents[@]} + 1)) $total $eta ${S[id]} $l $n"
 			if [ -n "$whole_skip" ]; then
-				echo "$l $n $whole_skip" >>"$out/${S[id]}/skipped"
-				say "skip ${S[id]} $l N=$n: $whole_skip"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n $whole_skip" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $whole_skip"
+				done
 				continue
 			fi
 			if [ "$n" -gt "$max" ]; then
-				echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
+				done
 				continue
 			fi
 			# fresh=1: new null_blk members for every run, so no run
@@ -759,10 +890,17 @@ for e in "${entries[@]}"; do
 			used=1
 			watchdog_start "${S[id]} $l N=$n"
 			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
-				run_one "$l" "$n"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					ra_apply "$n"
+					run_one "$l" "$n"
+				done
 			else
-				echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
-				say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				done
 			fi
 			layer_down "$n"
 			watchdog_stop
@@ -770,6 +908,9 @@ for e in "${entries[@]}"; do
 		done
 	done
 	members_down
-	emit_file "${S[id]}/skipped"
+	for e in "${gents[@]}"; do
+		load_entry "$e"
+		emit_file "${S[id]}/skipped"
+	done
 done
 say "done in $(($(date +%s) - start_all))s"
