@@ -36,10 +36,11 @@ done
 type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&2; exit 2; }
 export DM_DISABLE_UDEV=1
 
-mode="" devlist="" out="" suite=full only=""
+mode="" devlist="" out="" suite=full only="" advise=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--vm) mode=vm ;;
+	--advise) advise=1 ;;
 	--devices) mode=host devlist=$2; shift ;;
 	--out) out=$2; shift ;;
 	--suite) suite=$2; shift ;;
@@ -765,7 +766,7 @@ for e in "${entries[@]}"; do
 		done
 	done
 done
-[ $total -gt 0 ] || { say "nothing selected (suite $suite${only:+, only $only})"; exit 2; }
+[ $total -gt 0 ] || [ "$advise" = 1 ] || { say "nothing selected (suite $suite${only:+, only $only})"; exit 2; }
 
 maxdev=0
 if [ "$mode" = host ]; then
@@ -825,7 +826,8 @@ for g in "${groups[@]}"; do
 	done
 	load_entry "${gents[0]}"
 
-	counts=${S[n]//,/ }
+	# The first entry's layers and counts: the others' are subsets.
+	counts=${S[n]//,/ } glayers=${S[layers]//,/ }
 	max=0
 	for n in $counts; do [ "$n" -gt "$max" ] && max=$n; done
 	if [ "$mode" = host ] && [ "$max" -gt "$maxdev" ]; then
@@ -847,7 +849,7 @@ for g in "${groups[@]}"; do
 	esac
 
 	for n in $counts; do
-		for l in ${S[layers]//,/ }; do
+		for l in $glayers; do
 			t0=$(date +%s)
 			load_entry "${gents[0]}"
 			# The entries of the group that compare this layer: one
@@ -914,3 +916,26 @@ for g in "${groups[@]}"; do
 	done
 done
 say "done in $(($(date +%s) - start_all))s"
+
+# --advise in the VM: the advisor (bench/lib/advise.sh) against a fanraid
+# RAID0 array of ADVISE_N simulated SSDs like the demo's (75 MiB/s), made
+# with the target's defaults as `fanraid create` would. The members are
+# the VM's own, so the advice also measures what needs writes.
+if [ "$advise" = 1 ] && [ "$mode" = vm ]; then
+	load_entry "id=advise n=${ADVISE_N:-8} member=76 size=512M"
+	t0=$(date +%s)
+	if members_up "${S[n]}" && have_target fanraid; then
+		len=$(member_chunks_len "${S[n]}" 1024)
+		dmsetup create fr-advise --table \
+			"0 $((len * S[n])) fanraid raid0 1024 0 ${S[n]}$(dm_devs_args "${S[n]}")" &&
+			dmsetup mknodes fr-advise &&
+			bash "$here/advise.sh" --array /dev/mapper/fr-advise --yes-destroy-data --out "$out"
+		dmsetup remove fr-advise 2>/dev/null
+		emit_file advice.txt
+		emit_file advice.log
+	else
+		say "advise: could not make ${S[n]} members with dm-fanraid loaded"
+	fi
+	members_down
+	say "advice in $(($(date +%s) - t0))s"
+fi
