@@ -154,6 +154,11 @@ scenario_table() { # ID DIR
 			if (xmin == "" || E[i] + 0 < xmin + 0) xmin = E[i]
 		}
 		if (raw1 == "" && xmin != "") raw1 = xraw[xmin] / xmin
+		# No raw ceiling anywhere in the folder: the best layer at N=1,
+		# so that every plot still has its ideal line.
+		if (raw1 == "")
+			for (k = 1; k <= nl; k++)
+				if ((L[k], 1) in mibs && mibs[L[k], 1] > raw1 + 0) { raw1 = mibs[L[k], 1]; raw1best = 1 }
 		w = hascpu ? 22 : 16
 		hasfr = 0; hasds = 0; hasmd = 0; hasfr6 = 0; hasmd6 = 0
 		for (k = 1; k <= nl; k++) {
@@ -246,6 +251,8 @@ scenario_table() { # ID DIR
 		echo "   MiB/s (efficiency T(N) / (N x one member)$cpun); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
 	elif [ -n "$extid" ]; then
 		echo "   MiB/s (efficiency T(N) / (N x one member)$cpun); ideal = N x one raw member of $extid, same run; ! = fio failed"
+	elif scenario_rows "$d" "$layers" | awk '$2 == 1 { f = 1 } END { exit !f }'; then
+		echo "   MiB/s (efficiency T(N) / (N x the best layer at N=1: no raw ceiling in this folder)$cpun); ! = fio failed"
 	else
 		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer, when N=1 ran$cpun); ! = fio failed"
 	fi
