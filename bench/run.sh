@@ -97,8 +97,9 @@ if [ -n "$devices" ] && [ "$advise" = 1 ]; then
 		[ -z "$holders" ] || die "$devices: in use by $holders; --yes-destroy-data refused"
 	fi
 	make_out
-	bash "$here/lib/advise.sh" --array "$devices" --out "$out" \
-		$([ "$destroy" = 1 ] && echo --yes-destroy-data)
+	extra=()
+	[ "$destroy" = 1 ] && extra=(--yes-destroy-data)
+	bash "$here/lib/advise.sh" --array "$devices" --out "$out" "${extra[@]}"
 	exit $?
 fi
 

@@ -64,6 +64,8 @@ table_now=$table
 feat_set() { # KEY VALUE [FEATURES...]
 	local k=$1 v=$2 out="" found=0
 	shift 2
+	# the features are words: split them on purpose
+	# shellcheck disable=SC2048,SC2086
 	set -- $*
 	while [ $# -gt 0 ]; do
 		case $1 in

@@ -625,7 +625,9 @@ run_one() { # LAYER N
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
 	export BENCH_LOG=$out/$rel BENCH_JOBS=$jobs
-	export BENCH_TIME_BASED=$([ "${S[once]}" = 1 ] && echo 0 || echo 1)
+	BENCH_TIME_BASED=1
+	[ "${S[once]}" = 1 ] && BENCH_TIME_BASED=0
+	export BENCH_TIME_BASED
 
 	cache=cold
 	drop_caches
