@@ -307,9 +307,20 @@ elif [ "$target" = fanraid ]; then
 	row chunk "$((chunk / 2))K" "keep" "?" "fixed at create; measured only with --yes-destroy-data"
 fi
 
+# The setting in use once more, last: two runs of one setting far apart
+# mean the machine (a busy host, a VM starved by its neighbours), not the
+# settings, made the differences above.
+again=$(buffered "read_ahead_kb $ra_now again")
+noisy=""
+if [ -n "${rb[$ra_now]:-}" ] && ! awk -v a="${rb[$ra_now]}" -v b="$again" \
+	'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.15 && b / a < 1.15) }'; then
+	noisy="NOISY: the setting in use read ${rb[$ra_now]} and then $again MiB/s: this machine varies more than the gains above, so do not act on them; rerun when it is quiet"
+fi
+
 {
 	echo "advice for $array ($target${level:+ $level}, $ndevs members, chunk $((chunk / 2)) KiB), measured on it, ${runtime}s per run:"
 	printf '  %-14s %-12s %-18s %-9s %s\n' setting now advice gain measured
 	printf '%s\n' "${adv[@]}"
 	echo "  gain: the advice against the setting now, same run; a change under 5% is noise and kept."
+	[ -n "$noisy" ] && echo "  $noisy"
 } | tee "$out/advice.txt"
