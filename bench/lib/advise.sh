@@ -310,11 +310,15 @@ fi
 # The setting in use once more, last: two runs of one setting far apart
 # mean the machine (a busy host, a VM starved by its neighbours), not the
 # settings, made the differences above.
+# The chunk run at the chunk in use is that setting too when its window
+# (two stripes) is the one in use.
 again=$(buffered "read_ahead_kb $ra_now again")
+same="${rb[$ra_now]:-} $again"
+[ "$ra_now" = "$auto" ] && [ -n "${cb[$chunk]:-}" ] && same="$same ${cb[$chunk]}"
 noisy=""
-if [ -n "${rb[$ra_now]:-}" ] && ! awk -v a="${rb[$ra_now]}" -v b="$again" \
-	'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.15 && b / a < 1.15) }'; then
-	noisy="NOISY: the setting in use read ${rb[$ra_now]} and then $again MiB/s: this machine varies more than the gains above, so do not act on them; rerun when it is quiet"
+if ! echo "$same" | awk '{ lo = hi = $1; for (i = 2; i <= NF; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+	exit !(lo > 0 && hi / lo < 1.15) }'; then
+	noisy="NOISY: the setting in use read$(printf ' %s' $same) MiB/s in separate runs: this machine varies more than the gains above, so do not act on them; rerun when it is quiet"
 fi
 
 {
