@@ -3,7 +3,7 @@
 #
 # Runs the benchmark scenarios of bench/scenarios and reports them.
 #
-# Usage: bench/run.sh [--suite demo|full|tune|smoke] [--only ID,ID...] [--out DIR]
+# Usage: bench/run.sh [--suite demo|full|tune|smoke|bitmap] [--only ID,ID...] [--out DIR]
 #                     [--devices /dev/nvme0n1,... --yes-destroy-data]
 #                     [--no-report]
 #
@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $suite in demo | full | smoke | tune) ;; *) die "unknown suite $suite" ;; esac
+case $suite in demo | full | smoke | tune | bitmap) ;; *) die "unknown suite $suite" ;; esac
 [ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$suite
 args="--suite $suite${only:+ --only $only}"
 
@@ -137,7 +137,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
 cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
-cp "$here"/lib/bench.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
+cp "$here"/lib/bench.sh "$here"/lib/bitmap.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
 echo "$args" >"$root/bench/args"
 cat >"$root/tests/fanraid-bench.sh" <<'EOF'
 #!/bin/bash
@@ -196,7 +196,7 @@ collect() {
 	done
 }
 
-budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 1800)}
+budget=${BENCH_VM_TIMEOUT:-$(case $suite in full) echo 21600 ;; bitmap) echo 3600 ;; *) echo 1800 ;; esac)}
 timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm \
 	-no-reboot -kernel "$kernel" -initrd "$bdir/bench.img" \
 	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run${BENCH_VM_APPEND:+ $BENCH_VM_APPEND}" \

@@ -34,6 +34,9 @@ for l in /tests/lib.sh "$benchdir/../tests/vm/lib.sh"; do
 	fi
 done
 type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&2; exit 2; }
+# The write-intent bitmap layers and the crash resync (issue 12).
+# shellcheck source=bitmap.sh
+. "$here/bitmap.sh"
 export DM_DISABLE_UDEV=1
 
 mode="" devlist="" out="" suite=full only=""
@@ -123,7 +126,8 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0)
+	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [bitmap]=64M
+	   [resync_pct]=1)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -317,6 +321,9 @@ layer_up() { # LAYER N
 	case $layer in
 	raw)
 		return 0 ;;
+	fanraid-r6-* | md-raid6-bitmap | md-raid6-nobitmap)
+		bitmap_layer_up "$layer" "$n" "${devs[@]}"
+		return ;;
 	md-* | btrfs-*) DIRTY=1 ;;
 	esac
 	[ "${S[fs]}" != none ] && DIRTY=1
@@ -552,6 +559,8 @@ run_one() { # LAYER N
 	*) export BENCH_SIZE=$((size_mib * n / 2))M ;;
 	esac
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
+	# bs=stripe: one full RAID6 stripe, (N-2) data chunks.
+	[ "${S[bs]}" = stripe ] && BENCH_BS=$(((n - 2) * S[chunk] * 512))
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
 	export BENCH_LOG=$out/$rel
 
@@ -606,6 +615,7 @@ run_one() { # LAYER N
 		echo "job=${S[job]}"
 		echo "fs=${S[fs]}"
 		echo "bs=${S[bs]}"
+		echo "bs_bytes=$BENCH_BS"
 		echo "qd=${S[qd]}"
 		echo "direct=${S[direct]}"
 		echo "cache=$cache"
@@ -642,6 +652,7 @@ run_one() { # LAYER N
 		echo "member_flush_ios=$flios"
 		[ -n "$sb" ] && echo "fanraid_status_before=$sb"
 		[ -n "$sa" ] && echo "fanraid_status_after=$sa"
+		case $layer in fanraid-r6-* | md-raid6-*bitmap) bitmap_layer_state "$layer" ;; esac
 	} >"$out/$rel.meta"
 
 	line="measured: ${S[id]} $layer N=$n: $n x ${S[bs]} x qd${S[qd]}"
@@ -758,7 +769,13 @@ for e in "${entries[@]}"; do
 			fi
 			used=1
 			watchdog_start "${S[id]} $l N=$n"
-			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
+			if [ "${S[job]}" = resync ]; then
+				# Builds, crashes, reassembles and times the layer itself.
+				if ! resync_one "$l" "$n"; then
+					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				fi
+			elif layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
 				run_one "$l" "$n"
 			else
 				echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
