@@ -84,17 +84,17 @@ bitmap_resync_table() { # DIR
 		rows="$rows $(bm_meta_d "$m" bitmap_region) $(bm_meta_d "$m" regions_per_member)"
 		rows="$rows $(bm_meta_d "$m" regions_written) $(bm_meta_d "$m" dirty_regions_on_media)"
 		rows="$rows $(bm_meta_d "$m" sync_regions) $(bm_meta_d "$m" resync_seconds)"
-		rows="$rows $(bm_meta_d "$m" state_before_cut)"$'\n'
+		rows="$rows $(bm_meta_d "$m" state_before_cut) $(bm_meta_d "$m" assemble_seconds)"$'\n'
 	done
 	[ -n "$rows" ] || return 0
 	echo
 	echo "== write-intent bitmap: time to a consistent array after a power cut during 4 KiB random writes"
 	echo "   (seconds from the assemble command to the end of the resync it started; same members, same run)"
-	printf '     %-20s %3s %-20s %6s %8s %8s %9s %8s %9s  %s\n' entry N layer region regions written \
-		"set@cut" covered seconds "state@cut"
+	printf '     %-20s %3s %-20s %6s %8s %8s %9s %8s %9s %9s  %s\n' entry N layer region regions written \
+		"set@cut" covered seconds "assemble" "state@cut"
 	printf '%s' "$rows" | awk '{
-		printf "     %-20s %3s %-20s %6s %8s %8s %9s %8s %9s  %s\n", $1, $2, $3, $4, $5, $6, $7, \
-			$8, $9, $10
+		printf "     %-20s %3s %-20s %6s %8s %8s %9s %8s %9s %9s  %s\n", $1, $2, $3, $4, $5, $6, $7, \
+			$8, $9, $11, $10
 		if ($10 != "dirty" && $10 != "active") print "       ^ NOT WRITTEN AT THE CUT: the array was " $10 ", so this is no crash resync"
 		t[$1, $2, $3] = $9; if (!(($1, $2) in seen)) { seen[$1, $2] = 1; o[++no] = $1 SUBSEP $2 }
 	}
@@ -109,6 +109,7 @@ bitmap_resync_table() { # DIR
 			printf " md-bm / md-nobm = %s, fr-nobm / md-nobm = %s\n", r(mb, mn), r(nb, mn)
 		}
 	}'
+	echo "   seconds: assemble command to the end of the resync; assemble: of which the assemble command itself."
 	echo "   regions: bitmap regions per member; written: regions fio wrote into before the cut;"
 	echo "   set@cut: bits set on member 0's media after the cut (fanraid examine, mdadm -X; 'all' without"
 	echo "   a bitmap); covered: regions fanraid's resync pass covered (status sync_regions); state@cut: the"

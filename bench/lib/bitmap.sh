@@ -192,7 +192,7 @@ bitmap_cut_switch() { # N linear|drop
 
 resync_one() { # LAYER N
 	local layer=$1 n=$2 rel=${S[id]}/$1-$2 region region_b span nreg want
-	local i r step fpid t0 t1 ev secs dirty_before="" synced="" err rc=0 line
+	local i r step fpid t0 t1 ta="" ev secs dirty_before="" synced="" err rc=0 line
 	local devs offs=()
 	bitmap_cut_up "$n" || { SKIP_REASON="could not make the dm-linear members"; bitmap_resync_down "$n"; return 1; }
 	devs=("${BITMAP_CUT_DEVS[@]}")
@@ -227,10 +227,12 @@ resync_one() { # LAYER N
 	# write (fio takes seconds to start under TCG), and only while the
 	# array says it is being written (dirty; md: active).
 	local state_live sb_live dirty_live sb_cut asm_out f wst
-	wst=/sys/block/$(basename "$(readlink -f "$TARGET")")/stat
+	# /dev/mapper nodes are no symlinks without udev: by major:minor.
+	read -r f <<<"$(stat -L -c '%t %T' "$TARGET")"
+	wst=/sys/dev/block/$((16#${f% *})):$((16#${f#* }))/stat
 	for ((i = 0; i < 600; i++)); do
-		read -r -a f <"$wst"
-		[ "${f[4]}" -gt 0 ] && break
+		read -r -a f <"$wst" 2>/dev/null || f=(0 0 0 0 0)
+		[ "${f[4]:-0}" -gt 0 ] && break
 		sleep 0.1
 	done
 	sleep "${S[runtime]}"
@@ -276,6 +278,7 @@ resync_one() { # LAYER N
 				SKIP_REASON="fanraid assemble failed: $(echo "$asm_out" | tail -n1)"
 				rc=1
 			else
+				ta=$EPOCHREALTIME
 				while :; do
 					ev=$(dmsetup info -c --noheadings -o events "$DM_NAME")
 					case "$(dmsetup status "$DM_NAME")" in *" idle "*) break ;; esac
@@ -291,6 +294,7 @@ resync_one() { # LAYER N
 			else
 				# An array assembled read-auto holds its resync
 				# (resync=PENDING) until the first write: start it.
+				ta=$EPOCHREALTIME
 				LAYER_DEV=$(readlink -f "$MD_DEV")
 				local sysd=/sys/block/${LAYER_DEV##*/}/md rs act
 				[ "$(cat "$sysd/array_state")" = read-auto ] &&
@@ -337,6 +341,7 @@ resync_one() { # LAYER N
 		echo "dirty_regions_on_media=$dirty_before"
 		echo "sync_regions=$synced"
 		echo "resync_seconds=$secs"
+		echo "assemble_seconds=$(awk -v a="$t0" -v b="$ta" 'BEGIN { printf "%.3f", b - a }')"
 		echo "mode=$mode"
 		[ "$mode" = vm ] && echo "member_nullb_mbps=${S[member]}"
 		echo "members=$(printf '%s,' "${devs[@]}" | sed 's/,$//')"
