@@ -676,6 +676,21 @@ run_one() { # LAYER N
 	return 0
 }
 
+# The layers of an entry in the order they run: as listed, or last first
+# with BENCH_LAYER_ORDER=reverse (BENCH_VM_APPEND in the VM), to see what
+# running first or last in an entry does to a layer on a busy host.
+layer_order() { # LAYERS
+	local l out=""
+	for l in ${1//,/ }; do
+		if [ "${BENCH_LAYER_ORDER:-}" = reverse ]; then
+			out="$l $out"
+		else
+			out="$out $l"
+		fi
+	done
+	echo $out
+}
+
 # --- main ------------------------------------------------------------------
 
 mapfile -t entries < <(scenario_lines)
@@ -742,7 +757,7 @@ for e in "${entries[@]}"; do
 	esac
 
 	for n in $counts; do
-		for l in ${S[layers]//,/ }; do
+		for l in $(layer_order "${S[layers]}"); do
 			t0=$(date +%s)
 			done_runs=$((done_runs + 1))
 			if [ "$done_runs" -gt 1 ]; then
