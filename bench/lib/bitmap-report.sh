@@ -20,30 +20,37 @@ bm_meta_d() { # FILE KEY
 
 # Rows "id job bs qd region n layer mibs" of every bitmap-layer write run.
 bm_write_rows() { # DIR
-	local m e id
+	local m e id j iops mibs
 	for m in "$1"/*/*.meta; do
 		[ -f "$m" ] || continue
 		case "$(bm_meta "$m" layer)" in fanraid-r6-* | md-raid6-bitmap | md-raid6-nobitmap) ;; *) continue ;; esac
 		[ "$(bm_meta "$m" job)" = resync ] && continue
 		id=$(bm_meta "$m" scenario)
 		e=$1/$id/entry
+		# MiB/s and IOPS at full precision from fio's JSON (the .meta
+		# rounds MiB/s to 0.1, too coarse for small random writes).
+		j=${m%.meta}.json
+		read -r mibs iops <<<"$(flat "$j" | awk -F= '
+			/^jobs\.[0-9]+\.write\.bw_bytes=/ { b += $2 }
+			/^jobs\.[0-9]+\.write\.iops=/ { i += $2 }
+			END { printf "%.3f %.1f\n", b / 1048576, i }')"
 		echo "$id $(bm_meta "$m" job) $(bm_meta "$m" bs) $(bm_meta "$m" qd)" \
 			"$(entry_key "$e" bitmap 64M) $(bm_meta "$m" n) $(bm_meta "$m" layer)" \
-			"$(bm_meta "$m" write_mibs) $(bm_meta "$m" fio_rc)"
+			"$mibs $(bm_meta "$m" fio_rc) $iops"
 	done
 }
 
 bitmap_write_table() { # DIR
 	local rows
-	rows=$(bm_write_rows "$1")
+	rows=$(bm_write_rows "$1" | sort -k1,1 -k6,6n -s)
 	[ -n "$rows" ] || return 0
 	echo
 	echo "== write-intent bitmap: writes, fanraid RAID6 with and without its bitmap, md RAID6 with and without"
-	echo "   its internal bitmap, same members, same run (MiB/s; 4k rows also in IOPS)"
+	echo "   its internal bitmap, same members, same run (MiB/s; 4k rows in IOPS)"
 	echo "$rows" | awk '
 	{
 		id = $1; job = $2; bs = $3; qd = $4; reg = $5; n = $6; l = $7
-		w[id, n, l] = $8; rc[id, n, l] = $9
+		w[id, n, l] = $8; rc[id, n, l] = $9; io[id, n, l] = $10
 		key = job " " bs " " qd
 		if (!((id, n) in seen)) { seen[id, n] = 1; order[++no] = id SUBSEP n }
 		idkey[id] = key; idreg[id] = reg
@@ -61,12 +68,14 @@ bitmap_write_table() { # DIR
 			rf = ((key, n) in ref) ? ref[key, n] : id
 			bm = w[id, n, "fanraid-r6-bitmap"]; nb = w[rf, n, "fanraid-r6-nobitmap"]
 			mb = w[rf, n, "md-raid6-bitmap"]; mn = w[rf, n, "md-raid6-nobitmap"]
-			printf "     %-22s %-7s %3s %6s %3s %9s %9s %9s %9s %8s %8s %8s\n", id, kk[2], kk[3], \
-				idreg[id], n, f(bm), f(nb), f(mb), f(mn), r(bm, nb), r(bm, mb), r(mb, mn)
-			if (kk[2] == "4k")
-				printf "     %-22s %-7s %3s %6s %3s %9s %9s %9s %9s   (IOPS)\n", "", "", "", "", "", \
-					bm == "" ? "-" : int(bm * 256), nb == "" ? "-" : int(nb * 256), \
-					mb == "" ? "-" : int(mb * 256), mn == "" ? "-" : int(mn * 256)
+			if (kk[2] == "4k") {
+				# Small random writes: IOPS, which is what the ratios divide.
+				bm = io[id, n, "fanraid-r6-bitmap"]; nb = io[rf, n, "fanraid-r6-nobitmap"]
+				mb = io[rf, n, "md-raid6-bitmap"]; mn = io[rf, n, "md-raid6-nobitmap"]
+			}
+			printf "     %-22s %-7s %3s %6s %3s %9s %9s %9s %9s %8s %8s %8s%s\n", id, kk[2], kk[3], \
+				idreg[id], n, f(bm), f(nb), f(mb), f(mn), r(bm, nb), r(bm, mb), r(mb, mn), \
+				kk[2] == "4k" ? "  IOPS" : "  MiB/s"
 		}
 	}'
 	echo "   fr-bm: fanraid create --bitmap <region>; fr-nobm: --bitmap none; md-bm: mdadm --bitmap=internal"
