@@ -688,6 +688,8 @@ layer_order() { # LAYERS
 			out="$out $l"
 		fi
 	done
+	# Unquoted on purpose: the words, one space apart.
+	# shellcheck disable=SC2086
 	echo $out
 }
 

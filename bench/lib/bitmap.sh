@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
+# Sourced by bench.sh: out, mode, S, DIRTY and SKIP_REASON are its globals.
+# shellcheck disable=SC2034,SC2154
 #
 # The write-intent bitmap benchmarks (issue 12, "Measure"), sourced by
 # bench/lib/bench.sh. Two parts:
