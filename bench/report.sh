@@ -29,6 +29,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-}
 [ -n "$dir" ] && [ -d "$dir" ] || { echo "usage: report.sh RESULTS_DIR" >&2; exit 2; }
 flat() { awk -f "$here/lib/jsonflat.awk" "$1" 2>/dev/null; }
+# The write-intent bitmap tables (bitmap_report).
+# shellcheck source=lib/bitmap-report.sh
+. "$here/lib/bitmap-report.sh"
 
 csv=$dir/results.csv
 echo "scenario,job,fs,bs,qd,direct,member_mbps,layer,n,read_mibs,write_mibs,mibs,efficiency,raw_mibs,ideal_mibs,member_read_mib,member_write_mib,app_write_mib,write_amp" >"$csv"
@@ -516,6 +519,11 @@ amp_table() { # DIR LAYERS
 		d=$(dirname "$e")
 		id=${d##*/}
 		ls "$d"/*.meta >/dev/null 2>&1 || [ -s "$d/skipped" ] || continue
+		# Crash resync entries time no fio run: bitmap_report has them.
+		if [ "$(entry_key "$e" job "")" = resync ]; then
+			[ -s "$d/skipped" ] && sed "s/^/   skipped $id: /" "$d/skipped"
+			continue
+		fi
 		scenario_table "$id" "$d"
 		case "$(entry_key "$e" job "")" in
 		mixed-tree) ops_table "$id" "$d" ;;
@@ -548,6 +556,7 @@ amp_table() { # DIR LAYERS
 		echo "   (flush_policy dirty); fan-out: members one flush of the array reached, on average"
 		echo "   (fanraid counters). The writers fsync every 64k file: their MiB/s carries the flush cost."
 	fi
+	bitmap_report "$dir"
 	echo
 	echo "csv: $csv"
 } | tee "$dir/report.txt"

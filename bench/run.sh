@@ -3,7 +3,7 @@
 #
 # Runs the benchmark scenarios of bench/scenarios and reports them.
 #
-# Usage: bench/run.sh [--suite demo|full|tune|smoke] [--only ID,ID...] [--out DIR]
+# Usage: bench/run.sh [--suite demo|full|tune|smoke|bitmap] [--only ID,ID...] [--out DIR]
 #                     [--devices /dev/nvme0n1,... --yes-destroy-data]
 #                     [--advise] [--no-report]
 #        bench/run.sh --devices /dev/mapper/NAME --advise [--yes-destroy-data]
@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $suite in demo | full | smoke | tune) ;; *) die "unknown suite $suite" ;; esac
+case $suite in demo | full | smoke | tune | bitmap) ;; *) die "unknown suite $suite" ;; esac
 # --advise alone runs no suite, only the advice.
 [ "$advise" = 1 ] && [ "$suite_given" = 0 ] && [ -z "$only" ] && suite=none
 [ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$([ "$suite" = none ] && echo advise || echo "$suite")
@@ -168,7 +168,8 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
 cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
-cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
+cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh \
+	"$here"/lib/jsonflat.awk "$root/bench/lib/"
 echo "$args" >"$root/bench/args"
 cat >"$root/tests/fanraid-bench.sh" <<'EOF'
 #!/bin/bash

@@ -34,6 +34,9 @@ for l in /tests/lib.sh "$benchdir/../tests/vm/lib.sh"; do
 	fi
 done
 type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&2; exit 2; }
+# The write-intent bitmap layers and the crash resync (issue 12).
+# shellcheck source=bitmap.sh
+. "$here/bitmap.sh"
 export DM_DISABLE_UDEV=1
 
 mode="" devlist="" out="" suite=full only="" advise=0
@@ -125,7 +128,7 @@ load_entry() { # LINE
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
 	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
-	   [layout]=0 [share]=-)
+	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -320,6 +323,9 @@ layer_up() { # LAYER N
 	case $layer in
 	raw)
 		return 0 ;;
+	fanraid-r6-* | md-raid6-bitmap | md-raid6-nobitmap)
+		bitmap_layer_up "$layer" "$n" "${devs[@]}"
+		return ;;
 	md-* | btrfs-*) DIRTY=1 ;;
 	esac
 	[ "${S[fs]}" != none ] && DIRTY=1
@@ -623,6 +629,8 @@ run_one() { # LAYER N
 	*) export BENCH_SIZE=$((size_mib * n / 2))M ;;
 	esac
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
+	# bs=stripe: one full RAID6 stripe, (N-2) data chunks.
+	[ "${S[bs]}" = stripe ] && BENCH_BS=$(((n - 2) * S[chunk] * 512))
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
 	export BENCH_LOG=$out/$rel BENCH_JOBS=$jobs
 	BENCH_TIME_BASED=1
@@ -687,6 +695,7 @@ run_one() { # LAYER N
 		echo "job=${S[job]}"
 		echo "fs=${S[fs]}"
 		echo "bs=${S[bs]}"
+		echo "bs_bytes=$BENCH_BS"
 		echo "qd=${S[qd]}"
 		echo "direct=${S[direct]}"
 		echo "cache=$cache"
@@ -729,6 +738,7 @@ run_one() { # LAYER N
 		echo "member_flush_ios=$flios"
 		[ -n "$sb" ] && echo "fanraid_status_before=$sb"
 		[ -n "$sa" ] && echo "fanraid_status_after=$sa"
+		case $layer in fanraid-r6-* | md-raid6-*bitmap) bitmap_layer_state "$layer" ;; esac
 	} >"$out/$rel.meta"
 
 	line="measured: ${S[id]} $layer N=$n: $n x ${S[bs]} x qd${S[qd]}"
@@ -751,6 +761,23 @@ run_one() { # LAYER N
 		[ -f "$f" ] && emit_file "${f#"$out"/}"
 	done
 	return 0
+}
+
+# The layers of an entry in the order they run: as listed, or last first
+# with BENCH_LAYER_ORDER=reverse (BENCH_VM_APPEND in the VM), to see what
+# running first or last in an entry does to a layer on a busy host.
+layer_order() { # LAYERS
+	local l out=""
+	for l in ${1//,/ }; do
+		if [ "${BENCH_LAYER_ORDER:-}" = reverse ]; then
+			out="$l $out"
+		else
+			out="$out $l"
+		fi
+	done
+	# Unquoted on purpose: the words, one space apart.
+	# shellcheck disable=SC2086
+	echo $out
 }
 
 # --- main ------------------------------------------------------------------
@@ -851,7 +878,7 @@ for g in "${groups[@]}"; do
 	esac
 
 	for n in $counts; do
-		for l in $glayers; do
+		for l in $(layer_order "$glayers"); do
 			t0=$(date +%s)
 			load_entry "${gents[0]}"
 			# The entries of the group that compare this layer: one
@@ -893,7 +920,13 @@ for g in "${groups[@]}"; do
 			fi
 			used=1
 			watchdog_start "${S[id]} $l N=$n"
-			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
+			if [ "${S[job]}" = resync ]; then
+				# Builds, crashes, reassembles and times the layer itself.
+				if ! resync_one "$l" "$n"; then
+					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				fi
+			elif layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
 				for e in "${ents[@]}"; do
 					load_entry "$e"
 					ra_apply "$n"
