@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the RAID6 layout the other way round: md RAID6 (left-symmetric, known chunk and data offset) is filled with random data through md and stopped, and a raw fanraid raid6 table over dm snapshots of md's members, at md's data offset, returns the same bytes, healthy and with one or two members given as missing (so fanraid rebuilds from md's P and Q).
+# Exercise the RAID6 layout the other way round: md RAID6 (left-symmetric, known chunk and data offset) is filled with random data through md and stopped, and a raw fanraid raid6 table over dm snapshots of md's members, at md's data offset, returns the same bytes, healthy and with one or two members given as missing (so fanraid rebuilds from md's P and Q), also after md wrote degraded.
 # group: md
 # timeout: 300
 . "${0%/*}/lib.sh"
@@ -39,7 +39,8 @@ fanraid_over_snapshots() {
 	dm_remove fr
 }
 
-# check_geometry N CHUNK_SECTORS MEMBER_MB DATA_OFFSET_SECTORS "MISSING"...
+# [fail_member=M] check_geometry N CHUNK_SECTORS MEMBER_MB DATA_OFFSET_SECTORS "MISSING"...
+# With fail_member, md fails member M before the later writes.
 check_geometry() {
 	local i k o l md missing
 	n=$1 chunk=$2 off=$4
@@ -63,6 +64,20 @@ check_geometry() {
 	head -c $((len * 512)) /dev/urandom >/tmp/data
 	dd if=/tmp/data of="$md" bs=$(((n - 2) * chunk * 512)) oflag=direct status=none
 	RANDOM=$((n * 1000 + chunk))
+	if [ -n "${fail_member:-}" ]; then
+		# md's degraded writes: P and Q computed without one member,
+		# full stripes and partial ones, which fanraid must read without
+		# it.
+		mdadm "$mdname" --fail "${devs[fail_member]}" >/dev/null 2>&1
+		assert_eq "$(cat "/sys/block/${md##*/}/md/degraded")" 1 "md degraded after --fail"
+		for ((k = 0; k < 4; k++)); do
+			o=$(((RANDOM % (len / ((n - 2) * chunk) - 2)) * (n - 2) * chunk * 512))
+			l=$((2 * (n - 2) * chunk * 512))
+			head -c "$l" /dev/urandom >/tmp/piece
+			dd if=/tmp/piece of=/tmp/data bs="$l" seek="$o" oflag=seek_bytes conv=notrunc status=none
+			dd if=/tmp/piece of="$md" bs="$l" seek="$o" oflag=seek_bytes,direct status=none
+		done
+	fi
 	for ((k = 0; k < 12; k++)); do
 		o=$(((RANDOM * 32768 + RANDOM) % (len - 4 * chunk) * 512))
 		l=$(((RANDOM % (3 * chunk) + 1) * 512))
@@ -79,7 +94,8 @@ check_geometry() {
 		dm_create "snap$i" "0 $(dev_sectors "${devs[i]}") snapshot ${devs[i]} ${cows[i]} N 8"
 		snaps+=("/dev/mapper/snap$i")
 	done
-	fanraid_over_snapshots
+	# With a member failed in md only degraded reads can match.
+	[ -n "${fail_member:-}" ] || fanraid_over_snapshots
 	for missing in "$@"; do
 		# shellcheck disable=SC2086 # a list of indices
 		fanraid_over_snapshots $missing
@@ -105,6 +121,9 @@ check_geometry() {
 
 # Six members, 64 KiB chunks, md's usual 1 MiB offset; then pairs lost
 # that over the rows cover every combination of data, P and Q.
-check_geometry 6 128 16 2048 "3" "0 1" "1 4"
+check_geometry 6 128 12 2048 "3" "0 1" "1 4"
 # Seven members, 16 KiB chunks, an offset of 3 MiB.
 check_geometry 7 32 8 6144 "6" "2 3"
+# md's degraded writes, member 2 failed, against fanraid without member 2
+# and without it and one more.
+fail_member=2 check_geometry 6 128 8 2048 "2" "2 3" "2 5"

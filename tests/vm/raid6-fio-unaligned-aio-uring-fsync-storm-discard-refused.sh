@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise RAID6 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, and an fsync storm (small buffered writes, fsync after each, psync and io_uring jobs), verified healthy, cold and with two members failed; discards are refused cleanly (EOPNOTSUPP, no kernel log, no member error, data kept) and zero-outs at 512-byte edges still zero exactly their range.
+# Exercise RAID6 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, and an fsync storm (small buffered writes, fsync after each, psync and io_uring jobs), verified healthy, cold and with two members failed, and written again degraded; discards are refused cleanly (EOPNOTSUPP, no kernel log, no member error, data kept) and zero-outs at 512-byte edges still zero exactly their range.
 # group: stress
 # timeout: 420
 . "${0%/*}/lib.sh"
@@ -170,4 +170,19 @@ cmp /tmp/ref <(dd if=/dev/mapper/fr bs=1M skip=$((base * 512)) count=$((span * 5
 	iflag=skip_bytes,count_bytes,direct status=none) ||
 	fail "zeroed ranges read back wrong with members 1 and 4 failed"
 log "with members 1 and 4 failed: every verified block and the zeroed ranges read back exact"
+
+# Degraded writes at the same granularity: two members lost in every row,
+# so each partial write rebuilds what it does not overwrite from the rest.
+# The same jobs 32 MiB further on, with a new seed.
+awk '/^offset=/ { sub(/=/, " "); sub(/M$/, ""); $0 = "offset=" ($2 + 32) "M" }
+	/^randseed=/ { $0 = "randseed=1513" } { print }' /tmp/unaligned.fio >/tmp/degraded.fio
+grep -q '^offset=32M' /tmp/degraded.fio || fail "degraded job file: $(cat /tmp/degraded.fio)"
+fio /tmp/degraded.fio --do_verify=1 --output=/tmp/fio.out ||
+	{ tail -n 40 /tmp/fio.out; fail "unaligned direct I/O with members 1 and 4 failed: fio verify failed"; }
+drop_caches
+for job in libaio-odd-sizes io_uring-odd-sizes; do
+	fio /tmp/degraded.fio --section="$job" --verify_only=1 --output=/tmp/fio-cold.out ||
+		{ tail -n 40 /tmp/fio-cold.out; fail "$job: cold verify of degraded writes failed"; }
+done
+log "with members 1 and 4 failed: libaio and io_uring unaligned writes verified, and cold"
 dm_remove fr

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the RAID6 layout against md: a fanraid RAID6 made with the tool and filled with random data is stopped, md is created over dm snapshots of its members (mdadm --create --assume-clean --readonly: level 6, left-symmetric, same chunk, data offset and member order), and md returns the same bytes for the whole array, healthy, with one member missing and with two (so it rebuilds from fanraid's P and Q); the members themselves are never written.
+# Exercise the RAID6 layout against md: a fanraid RAID6 made with the tool and filled with random data is stopped, md is created over dm snapshots of its members (mdadm --create --assume-clean --readonly: level 6, left-symmetric, same chunk, data offset and member order), and md returns the same bytes for the whole array, healthy, with one member missing and with two (so it rebuilds from fanraid's P and Q), also after fanraid wrote degraded; the members themselves are never written.
 # group: md
 # timeout: 420
 . "${0%/*}/lib.sh"
@@ -82,7 +82,8 @@ md_control() {
 	mdadm --stop "$mdname" >/dev/null
 }
 
-# check_geometry N CHUNK_SECTORS MEMBER_MB DATA_OFFSET "MISSING"...
+# [fail_member=M] check_geometry N CHUNK_SECTORS MEMBER_MB DATA_OFFSET "MISSING"...
+# With fail_member, member M is failed in fanraid before the later writes.
 check_geometry() {
 	local i k o l missing
 	n=$1 chunk=$2
@@ -99,6 +100,16 @@ check_geometry() {
 	head -c $((len * 512)) /dev/urandom >/tmp/data
 	dd if=/tmp/data of=/dev/mapper/f6 bs=$(((n - 2) * chunk * 512)) oflag=direct status=none
 	RANDOM=$((n * 1000 + chunk))
+	if [ -n "${fail_member:-}" ]; then
+		# Degraded writes: fanraid computes P and Q without one member
+		# (data, P or Q, row by row), which md must then make sense of
+		# without it. Full stripes too, not only partial ones.
+		fanraid fail f6 "$fail_member" >/dev/null
+		for ((k = 0; k < 4; k++)); do
+			write_at $(((RANDOM % (len / ((n - 2) * chunk) - 2)) * (n - 2) * chunk * 512)) \
+				$((2 * (n - 2) * chunk * 512))
+		done
+	fi
 	for ((k = 0; k < 12; k++)); do
 		o=$(((RANDOM * 32768 + RANDOM) % (len - 4 * chunk) * 512))
 		l=$(((RANDOM % (3 * chunk) + 1) * 512))
@@ -118,7 +129,8 @@ check_geometry() {
 		snaps+=("/dev/mapper/snap$i")
 	done
 
-	md_over_snapshots
+	# With a member failed only md's degraded reads can match.
+	[ -n "${fail_member:-}" ] || md_over_snapshots
 	for missing in "$@"; do
 		# shellcheck disable=SC2086 # a list of indices
 		md_over_snapshots $missing
@@ -132,7 +144,7 @@ check_geometry() {
 		if mdadm --examine "$i" >/dev/null 2>&1; then fail "$i: md superblock on a member"; fi
 	done
 	fanraid assemble f6 "${devs[@]}" >/dev/null
-	assert_contains "$(dmsetup status f6)" " idle " "assembled without a resync"
+	assert_contains "$(dmsetup status f6)" " idle " "assembled with no resync or rebuild"
 	cmp /tmp/data /dev/mapper/f6 || fail "n=$n: fanraid reads other data after md ran on the snapshots"
 	fanraid stop f6
 	nullb_destroy_all
@@ -142,7 +154,10 @@ check_geometry() {
 # Six members with 64 KiB chunks: one member missing, then pairs that are
 # adjacent and not, which over the rows lose every combination of data, P
 # and Q (data with P lost is rebuilt from Q alone).
-check_geometry 6 128 16 1M "4" "0 1" "2 5"
+check_geometry 6 128 12 1M "4" "0 1" "2 5"
 # The smallest chunk over five members, at an offset that is not the
 # tool's default.
 check_geometry 5 8 8 3M "1 2"
+# fanraid's degraded writes, member 3 failed, against md without member 3
+# and without it and one more (a data member, P or Q by the row).
+fail_member=3 check_geometry 6 128 8 1M "3" "3 0" "3 4"
