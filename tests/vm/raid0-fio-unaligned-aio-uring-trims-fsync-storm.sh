@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise RAID0 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, trims mixed in (randtrimwrite), all verified; discards and zero-outs at 512-byte edges clear exactly their range; an fsync storm (many small buffered writes, fsync after each, six jobs on psync and io_uring) verifies, also cold, with the flushes reaching every member.
+# Exercise RAID0 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, user buffers off page boundaries, trims mixed in (randtrimwrite), all verified; discards and zero-outs at 512-byte edges clear exactly their range, a whole-array discard all of it; an fsync storm (many small buffered writes, fsync after each, six jobs on psync and io_uring) verifies, also cold, with the flushes reaching every member.
 # group: stress
 # timeout: 300
 . "${0%/*}/lib.sh"
@@ -22,6 +22,9 @@ assert_ne "$(cat "/sys/block/$(dmsetup info -c --noheadings -o blkdevname fr)/qu
 # and the larger odd ones, every offset a multiple of 512 only. fio's
 # randtrimwrite drops its writes when the job has an offset (fio 3.33), so
 # the trim job has the start of the array.
+# mem_align puts two jobs' user buffers 2560 and 512 bytes past a page
+# boundary (the queue's DMA alignment is 512), so their bios carry segments
+# that start and end inside pages.
 sizes=512/15:1536/15:3584/15:7680/15:12800/10:66048/15:259584/15
 cat >/tmp/unaligned.fio <<JOB
 [global]
@@ -52,6 +55,7 @@ ioengine=io_uring
 iodepth=16
 rw=randwrite
 bssplit=$sizes
+mem_align=2560
 offset=12M
 
 [libaio-randrw]
@@ -59,6 +63,7 @@ ioengine=libaio
 iodepth=16
 rw=randrw
 bsrange=512-40k
+mem_align=512
 offset=18M
 JOB
 fio /tmp/unaligned.fio --do_verify=1 --output=/tmp/fio.out ||
@@ -142,4 +147,11 @@ for ((m = 0; m < n; m++)); do
 	assert_eq "$(fanraid_counter fr $m errors)" 0 "member $m errors"
 done
 log "fsync storm, 6 jobs, fsync after each write: verified, cold too; member 0 got $(($(fanraid_counter fr 0 flushes) - flushes_before)) flushes"
+
+# A discard of the whole array: every member gets one range, and all of it
+# reads back as zeroes.
+blkdiscard /dev/mapper/fr
+drop_caches
+cmp -n $((len * 512)) /dev/zero /dev/mapper/fr || fail "a whole-array discard left data"
+log "a discard of the whole array zeroed all of it"
 dm_remove fr

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Exercise the RAID6 layout the other way round: md RAID6 (left-symmetric, known chunk and data offset) is filled with random data through md and stopped, and a raw fanraid raid6 table over dm snapshots of md's members, at md's data offset, returns the same bytes, healthy and with one or two members given as missing (so fanraid rebuilds from md's P and Q), also after md wrote degraded.
 # group: md
-# timeout: 300
+# timeout: 420
 . "${0%/*}/lib.sh"
 
 # The counterpart of raid6-md-reads-what-fanraid-wrote: there md judges

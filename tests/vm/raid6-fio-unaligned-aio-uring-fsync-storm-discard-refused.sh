@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise RAID6 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, and an fsync storm (small buffered writes, fsync after each, psync and io_uring jobs), verified healthy, cold and with two members failed, and written again degraded; discards are refused cleanly (EOPNOTSUPP, no kernel log, no member error, data kept) and zero-outs at 512-byte edges still zero exactly their range.
+# Exercise RAID6 under the block-layer stress Debian's fio allows: direct I/O of sizes that are multiples of 512 but not of 4 KiB at 512-byte offsets through libaio and io_uring, user buffers off page boundaries, and an fsync storm (small buffered writes, fsync after each, psync and io_uring jobs), verified healthy, cold and with two members failed, and written again degraded; discards are refused cleanly (EOPNOTSUPP, no kernel log, no member error, data kept) and zero-outs at 512-byte edges still zero exactly their range.
 # group: stress
 # timeout: 420
 . "${0%/*}/lib.sh"
@@ -16,6 +16,9 @@ len=$(((n - 2) * $(dev_sectors "${devs[0]}") / chunk * chunk))
 dm_create fr "0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${devs[@]}")"
 sysq=/sys/block/$(dmsetup info -c --noheadings -o blkdevname fr)/queue
 
+# mem_align puts two jobs' user buffers 2560 and 512 bytes past a page
+# boundary (the queue's DMA alignment is 512), so their bios carry segments
+# that start and end inside pages.
 sizes=512/15:1536/15:3584/15:7680/15:12800/10:66048/15:259584/15
 cat >/tmp/unaligned.fio <<JOB
 [global]
@@ -39,6 +42,7 @@ ioengine=io_uring
 iodepth=16
 rw=randwrite
 bssplit=$sizes
+mem_align=2560
 offset=4M
 
 [libaio-randrw]
@@ -46,6 +50,7 @@ ioengine=libaio
 iodepth=16
 rw=randrw
 bsrange=512-40k
+mem_align=512
 offset=8M
 
 [io_uring-randrw]
