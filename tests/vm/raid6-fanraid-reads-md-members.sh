@@ -1,7 +1,7 @@
 #!/bin/bash
 # Exercise the RAID6 layout the other way round: md RAID6 (left-symmetric, known chunk and data offset) is filled with random data through md and stopped, and a raw fanraid raid6 table over dm snapshots of md's members, at md's data offset, returns the same bytes, healthy and with one or two members given as missing (so fanraid rebuilds from md's P and Q), also after md wrote degraded.
 # group: md
-# timeout: 420
+# timeout: 600
 . "${0%/*}/lib.sh"
 
 # The counterpart of raid6-md-reads-what-fanraid-wrote: there md judges
@@ -119,11 +119,14 @@ check_geometry() {
 	rm -f /tmp/data /tmp/piece
 }
 
-# Six members, 64 KiB chunks, md's usual 1 MiB offset; then pairs lost
-# that over the rows cover every combination of data, P and Q.
-check_geometry 6 128 12 2048 "3" "0 1" "1 4"
+# Six members, 64 KiB chunks, md's usual 1 MiB offset; pairs lost that
+# over the rows cover every combination of data, P and Q.
+check_geometry 6 128 12 2048 "0 1" "1 4"
 # Seven members, 16 KiB chunks, an offset of 3 MiB.
 check_geometry 7 32 8 6144 "6" "2 3"
 # md's degraded writes, member 2 failed, against fanraid without member 2
 # and without it and one more.
 fail_member=2 check_geometry 6 128 8 2048 "2" "2 3" "2 5"
+# md's 512 KiB chunks, larger than fanraid's 128 KiB operation window, so
+# each chunk is read and rebuilt in several windows.
+check_geometry 5 1024 6 2048 "3 4"

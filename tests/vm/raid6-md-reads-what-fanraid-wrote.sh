@@ -1,7 +1,7 @@
 #!/bin/bash
 # Exercise the RAID6 layout against md: a fanraid RAID6 made with the tool and filled with random data is stopped, md is created over dm snapshots of its members (mdadm --create --assume-clean --readonly: level 6, left-symmetric, same chunk, data offset and member order), and md returns the same bytes for the whole array, healthy, with one member missing and with two (so it rebuilds from fanraid's P and Q), also after fanraid wrote degraded; the members themselves are never written.
 # group: md
-# timeout: 420
+# timeout: 600
 . "${0%/*}/lib.sh"
 
 # raidcalc compiles the kernel's own geom.h, so a mistake the two share
@@ -151,13 +151,17 @@ check_geometry() {
 	rm -f /tmp/data /tmp/piece
 }
 
-# Six members with 64 KiB chunks: one member missing, then pairs that are
-# adjacent and not, which over the rows lose every combination of data, P
-# and Q (data with P lost is rebuilt from Q alone).
-check_geometry 6 128 12 1M "4" "0 1" "2 5"
+# Six members with 64 KiB chunks: pairs missing that are adjacent and not,
+# which over the rows lose every combination of data, P and Q (data with P
+# lost is rebuilt from Q alone, data with Q lost from P alone). One member
+# missing is the degraded case below.
+check_geometry 6 128 12 1M "0 1" "2 5"
 # The smallest chunk over five members, at an offset that is not the
 # tool's default.
 check_geometry 5 8 8 3M "1 2"
 # fanraid's degraded writes, member 3 failed, against md without member 3
 # and without it and one more (a data member, P or Q by the row).
 fail_member=3 check_geometry 6 128 8 1M "3" "3 0" "3 4"
+# Chunks larger than fanraid's 128 KiB operation window: every chunk is
+# written, read and rebuilt in several windows. Four members, the fewest.
+check_geometry 4 2048 6 1M "0 3"
