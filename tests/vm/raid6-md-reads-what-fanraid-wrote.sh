@@ -65,9 +65,8 @@ md_over_snapshots() {
 }
 
 # md_control: the comparison can fail. md with right-symmetric parity (P
-# and Q rotate the same way, the data starts after them at member 0) must
-# read other bytes from the same members; cmp says "differ" (1), not
-# "trouble" (2).
+# moves one member right per row instead of left) must read other bytes
+# from the same members; cmp says "differ" (1), not "trouble" (2).
 md_control() {
 	local md rc=0
 	mdadm --create "$mdname" --run --readonly --assume-clean --metadata=1.2 \
