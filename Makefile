@@ -30,6 +30,7 @@ module:
 	$(MAKE) -C dm-target
 
 unit: all
+	@scripts/check-layers.py
 	$(MAKE) -C tests/unit check
 	$(MAKE) -C raidcalc check
 

@@ -47,7 +47,8 @@ scenario_rows() { # DIR LAYERS
 				{ v[$1] = substr($0, length($1) + 2) }
 				END { print l, n, v["read_mibs"] + 0, v["write_mibs"] + 0,
 					v["member_read_bytes"] + 0, v["member_write_bytes"] + 0,
-					v["app_write_bytes"] + 0, v["fio_rc"] }' "$m"
+					v["app_write_bytes"] + 0, v["fio_rc"],
+					(v["cpu_busy_pct"] != "") ? v["cpu_busy_pct"] : "-" }' "$m"
 		done
 	done | sort -k2,2n -s
 }
@@ -56,6 +57,31 @@ entry_key() { # ENTRYFILE KEY DEFAULT
 	local v
 	v=$(tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n1)
 	echo "${v:-$3}"
+}
+
+# The raw ceiling ("N MiB/s" lines) for an entry that has no raw layer of
+# its own: from the entry that shares its build (share=), else from one of
+# the same folder with members at the same cap, so the same run. Prints
+# the id it came from first.
+ext_raw() { # ENTRYFILE
+	local e=$1 share member o od
+	share=$(entry_key "$e" share -)
+	member=$(entry_key "$e" member 76)
+	for pass in share member; do
+		for o in "$dir"/*/entry; do
+			[ "$o" = "$e" ] && continue
+			od=$(dirname "$o")
+			ls "$od"/raw-*.meta >/dev/null 2>&1 || continue
+			case $pass in
+			share) [ "$share" != - ] && [ "$(entry_key "$o" share -)" = "$share" ] || continue ;;
+			member) [ "$(entry_key "$o" member 76)" = "$member" ] || continue ;;
+			esac
+			echo "${od##*/}"
+			scenario_rows "$od" raw | awk '{ print $2, $3 + $4 }'
+			return 0
+		done
+	done
+	return 0
 }
 
 # The main table, the CSV rows and the plot data for one scenario.
@@ -89,14 +115,22 @@ scenario_table() { # ID DIR
 		echo "   DEGRADED: fail=$fail, member$([ "$fail" = 1 ] && echo " 0" || echo "s 0..$((fail - 1))")" \
 			"failed before every run (checked: fanraid health D, md /proc/mdstat)"
 	fi
+	local ext="" extid=""
+	if ! ls "$d"/raw-*.meta >/dev/null 2>&1; then
+		ext=$(ext_raw "$e")
+		extid=$(echo "$ext" | head -n1)
+		ext=$(echo "$ext" | sed 1d | tr '\n' ' ')
+	fi
 	scenario_rows "$d" "$layers" | awk -v id="$id" -v layers="$layers" \
 		-v csv="$csv" -v dat="$dir/$id.dat" -v job="$job" -v fs="$fs" \
-		-v bs="$bs" -v qd="$qd" -v direct="$direct" -v member="$member" '
+		-v bs="$bs" -v qd="$qd" -v direct="$direct" -v member="$member" \
+		-v ext="$ext" -v extid="$extid" '
 	{
 		l = $1; n = $2; t = $3 + $4
 		mibs[l, n] = t; rd[l, n] = $3; wr[l, n] = $4
 		mr[l, n] = $5 / 1048576; mw[l, n] = $6 / 1048576; aw[l, n] = $7 / 1048576
-		rc[l, n] = $8
+		rc[l, n] = $8; cpu[l, n] = $9
+		if ($9 != "-") hascpu = 1
 		if (!(n in seen)) { seen[n] = 1; ns[++nn] = n }
 	}
 	END {
@@ -111,8 +145,21 @@ scenario_table() { # ID DIR
 				if ((L[k], ns[i]) in mibs && ns[i] == 1)
 					base[L[k]] = mibs[L[k], 1]
 		}
-		# The rate of one member: raw ceiling at the smallest N, divided by N.
+		# The rate of one member: raw ceiling at the smallest N, divided by
+		# N; without a raw layer, that of the entry ext_raw found.
 		raw1 = (("raw", ns[1]) in mibs) ? mibs["raw", ns[1]] / ns[1] : ""
+		ne = split(ext, E, " ")
+		for (i = 1; i < ne; i += 2) {
+			xraw[E[i]] = E[i + 1]
+			if (xmin == "" || E[i] + 0 < xmin + 0) xmin = E[i]
+		}
+		if (raw1 == "" && xmin != "") raw1 = xraw[xmin] / xmin
+		# No raw ceiling anywhere in the folder: the best layer at N=1,
+		# so that every plot still has its ideal line.
+		if (raw1 == "")
+			for (k = 1; k <= nl; k++)
+				if ((L[k], 1) in mibs && mibs[L[k], 1] > raw1 + 0) { raw1 = mibs[L[k], 1]; raw1best = 1 }
+		w = hascpu ? 22 : 16
 		hasfr = 0; hasds = 0; hasmd = 0; hasfr6 = 0; hasmd6 = 0
 		for (k = 1; k <= nl; k++) {
 			if (L[k] == "fanraid") hasfr = 1
@@ -123,7 +170,7 @@ scenario_table() { # ID DIR
 		}
 		hdr = sprintf("%4s", "N")
 		for (k = 1; k <= nl; k++)
-			hdr = hdr sprintf(" | %-16s", L[k] == "raw" ? "raw ceiling" : L[k])
+			hdr = hdr sprintf(" | %-" w "s", L[k] == "raw" ? "raw ceiling" : L[k])
 		if (raw1 != "") hdr = hdr sprintf(" | %-9s", "ideal")
 		if (hasfr && hasds) hdr = hdr " | fr/dm-stripe"
 		if (hasfr && hasmd) hdr = hdr " | fr/md"
@@ -141,8 +188,22 @@ scenario_table() { # ID DIR
 			for (k = 1; k <= nl; k++) {
 				l = L[k]
 				if ((l, n) in mibs) {
-					eff = (base[l] != "" && base[l] > 0) ? sprintf("%.2f", mibs[l, n] / (n * base[l])) : ""
+					# Against N x one member where that is known,
+					# else against N x the layer at N=1.
+					if (raw1 != "" && raw1 > 0)
+						eff = sprintf("%.2f", mibs[l, n] / (n * raw1))
+					else
+						eff = (base[l] != "" && base[l] > 0) ? sprintf("%.2f", mibs[l, n] / (n * base[l])) : ""
 					cell = sprintf("%7.1f", mibs[l, n]) (eff != "" ? " (" eff ")" : "")
+					if (cpu[l, n] != "-") cell = cell sprintf(" %3d%%", cpu[l, n])
+					# CPU-limited: the guest was (nearly) all busy and
+					# the figure is short of the ideal.
+					if (cpu[l, n] != "-" && cpu[l, n] >= 90 && eff != "" && eff < 0.90) {
+						cell = cell " CPU"
+						cpul[n] = cpul[n] (cpul[n] != "" ? ", " : "") l
+						if (cmin[n] == "" || cpu[l, n] < cmin[n]) cmin[n] = cpu[l, n]
+						if (cmax[n] == "" || cpu[l, n] > cmax[n]) cmax[n] = cpu[l, n]
+					}
 					if (rc[l, n] != 0) cell = cell "!"
 					printf " %.1f", mibs[l, n] > dat
 					wa = (aw[l, n] > 0) ? sprintf("%.3f", mw[l, n] / aw[l, n]) : ""
@@ -154,7 +215,7 @@ scenario_table() { # ID DIR
 					cell = "    skipped"
 					printf " ?" > dat
 				}
-				line = line sprintf(" | %-16s", cell)
+				line = line sprintf(" | %-" w "s", cell)
 			}
 			if (raw1 != "") {
 				line = line sprintf(" | %9.1f", n * raw1)
@@ -173,12 +234,39 @@ scenario_table() { # ID DIR
 					sprintf("%.2f", mibs["fanraid-raid6", n] / mibs["md-raid6", n]) : "-")
 			print line
 		}
+		# A raw ceiling under 0.90 of ideal with the guest CPUs not all
+		# busy: the VM was starved from outside (other load on the host,
+		# which the guest cannot see as busy), so no figure at that N
+		# measures a layer.
+		for (i = 1; i <= nn; i++) {
+			n = ns[i]
+			rn = (("raw", n) in mibs) ? mibs["raw", n] : ((n in xraw) ? xraw[n] : "")
+			if (rn == "" || raw1 == "" || rn >= 0.90 * n * raw1) continue
+			if (("raw", n) in mibs && cpu["raw", n] != "-" && cpu["raw", n] >= 90) continue
+			printf "   HOST: N=%d: the members raw ceiling in this run is %.1f MiB/s, %.2f of ideal, with the guest CPUs not all busy: the host starved the VM, so figures at this N do not measure the layers\n", \
+				n, rn, rn / (n * raw1)
+		}
+		# Next to every CPU-limited figure: the members raw ceiling of
+		# the same run, so that a CPU limit is not read as the layers.
+		for (i = 1; i <= nn; i++) {
+			n = ns[i]
+			if (cpul[n] == "") continue
+			rawn = (("raw", n) in mibs) ? sprintf("%.1f", mibs["raw", n]) : ((n in xraw) ? sprintf("%.1f", xraw[n]) " (" extid ")" : "not measured")
+			printf "   CPU: N=%d %s: the guest CPUs were %s%% busy and the figure is under 0.90 of ideal: the emulated CPU, not the layer, is the limit; raw ceiling of the members in this run: %s MiB/s\n", \
+				n, cpul[n], (cmin[n] == cmax[n] ? cmin[n] : cmin[n] "-" cmax[n]), rawn
+		}
 		close(dat)
 	}'
+	local cpun=""
+	grep -q '^cpu_busy_pct=[0-9]' "$d"/*.meta 2>/dev/null && cpun=", guest CPU busy %"
 	if ls "$d"/raw-*.meta >/dev/null 2>&1; then
-		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
+		echo "   MiB/s (efficiency T(N) / (N x one member)$cpun); ideal = N x one raw member (raw ceiling at the smallest N / N); ! = fio failed"
+	elif [ -n "$extid" ]; then
+		echo "   MiB/s (efficiency T(N) / (N x one member)$cpun); ideal = N x one raw member of $extid, same run; ! = fio failed"
+	elif scenario_rows "$d" "$layers" | awk '$2 == 1 { f = 1 } END { exit !f }'; then
+		echo "   MiB/s (efficiency T(N) / (N x the best layer at N=1: no raw ceiling in this folder)$cpun); ! = fio failed"
 	else
-		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer, when N=1 ran); ! = fio failed"
+		echo "   MiB/s (scaling efficiency T(N) / (N x T(1)) of that layer, when N=1 ran$cpun); ! = fio failed"
 	fi
 	if [ -s "$d/skipped" ]; then
 		echo "   skipped:"

@@ -5,7 +5,14 @@
 #
 # Usage: bench/run.sh [--suite demo|full|tune|smoke] [--only ID,ID...] [--out DIR]
 #                     [--devices /dev/nvme0n1,... --yes-destroy-data]
-#                     [--no-report]
+#                     [--advise] [--no-report]
+#        bench/run.sh --devices /dev/mapper/NAME --advise [--yes-destroy-data]
+#
+# --advise measures a few settings on one array and prints what to set,
+# with the gain it measured (bench/lib/advise.sh). With --devices it runs
+# on that existing array here, reading only unless --yes-destroy-data;
+# without, in the VM against a fanraid array of 8 simulated SSDs, after
+# the suite if one is given.
 #
 # Default: boots Debian's kernel under QEMU (TCG) with the VM test harness's
 # initramfs (tests/vm/initramfs.sh: base image plus its overlay) and a third
@@ -36,23 +43,26 @@ export BUILD=${BUILD:-$top/build}
 
 die() { echo "bench: $*" >&2; exit 2; }
 
-suite=full only="" out="" devices="" destroy=0 report=1
+suite=full only="" out="" devices="" destroy=0 report=1 advise=0 suite_given=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--suite) suite=$2; shift ;;
+	--suite) suite=$2 suite_given=1; shift ;;
+	--advise) advise=1 ;;
 	--only) only=$2; shift ;;
 	--out) out=$2; shift ;;
 	--devices) devices=$2; shift ;;
 	--yes-destroy-data) destroy=1 ;;
 	--no-report) report=0 ;;
-	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
 	shift
 done
 case $suite in demo | full | smoke | tune) ;; *) die "unknown suite $suite" ;; esac
-[ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$suite
-args="--suite $suite${only:+ --only $only}"
+# --advise alone runs no suite, only the advice.
+[ "$advise" = 1 ] && [ "$suite_given" = 0 ] && [ -z "$only" ] && suite=none
+[ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$([ "$suite" = none ] && echo advise || echo "$suite")
+args="--suite $suite${only:+ --only $only}$([ "$advise" = 1 ] && echo " --advise")"
 
 # The results folder, made once the arguments and devices passed checks.
 make_out() {
@@ -71,6 +81,27 @@ progress() { # DONE TOTAL ETA ID LAYER N
 	echo "$line"
 	echo "$(date -u +%H:%M:%S) $line" >>"$out/progress.log"
 }
+
+# ------------------------------------------------------- advice, real array
+# --devices ARRAY --advise: measures settings on an existing array and
+# prints what to set (bench/lib/advise.sh). Reads only, and puts back what
+# it changed for a run, unless --yes-destroy-data also lets it write.
+if [ -n "$devices" ] && [ "$advise" = 1 ]; then
+	[ "$(id -u)" = 0 ] || die "--advise needs root"
+	case $devices in *,*) die "--advise takes one array: --devices /dev/mapper/NAME" ;; esac
+	[ -b "$devices" ] || die "$devices: not a block device"
+	if [ "$destroy" = 1 ]; then
+		real=$(readlink -f "$devices")
+		grep -q "^$real " /proc/mounts && die "$devices: mounted; --yes-destroy-data refused"
+		holders=$(ls "/sys/class/block/${real##*/}/holders" 2>/dev/null)
+		[ -z "$holders" ] || die "$devices: in use by $holders; --yes-destroy-data refused"
+	fi
+	make_out
+	extra=()
+	[ "$destroy" = 1 ] && extra=(--yes-destroy-data)
+	bash "$here/lib/advise.sh" --array "$devices" --out "$out" "${extra[@]}"
+	exit $?
+fi
 
 # ---------------------------------------------------------------- real drives
 if [ -n "$devices" ]; then
@@ -137,7 +168,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
 cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
-cp "$here"/lib/bench.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
+cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/jsonflat.awk "$root/bench/lib/"
 echo "$args" >"$root/bench/args"
 cat >"$root/tests/fanraid-bench.sh" <<'EOF'
 #!/bin/bash
@@ -196,7 +227,9 @@ collect() {
 	done
 }
 
-budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 1800)}
+# A guard against a hung VM, not a time limit: on a loaded 2-core host
+# the demo took 30 minutes, and 1800 s ended it before its advice.
+budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 3600)}
 timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm \
 	-no-reboot -kernel "$kernel" -initrd "$bdir/bench.img" \
 	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run${BENCH_VM_APPEND:+ $BENCH_VM_APPEND}" \

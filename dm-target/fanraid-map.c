@@ -12,16 +12,16 @@
 
 #include "fanraid.h"
 
-static void fanraid_count(struct fanraid_stats *s, struct bio *bio)
+static void fanraid_count(struct fanraid_dev *d, struct bio *bio)
 {
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
-		atomic64_inc(&s->reads);
-		atomic64_add(bio_sectors(bio), &s->read_sectors);
+		fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+		fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS, bio_sectors(bio));
 		break;
 	case REQ_OP_WRITE:
-		atomic64_inc(&s->writes);
-		atomic64_add(bio_sectors(bio), &s->write_sectors);
+		fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
+		fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS, bio_sectors(bio));
 		break;
 	default:
 		break;
@@ -38,7 +38,7 @@ static int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
 	fb->handled = false;
 	bio_set_dev(bio, d->dm_dev->bdev);
 	bio->bi_iter.bi_sector = d->offset + member_sector;
-	fanraid_count(&d->stats, bio);
+	fanraid_count(d, bio);
 	return DM_MAPIO_REMAPPED;
 }
 
@@ -165,7 +165,7 @@ static int fanraid_map_flush(struct fanraid_c *fc, struct bio *bio)
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	atomic64_inc(&d->stats.flushes);
+	fanraid_stat_add(d, FANRAID_STAT_FLUSHES, 1);
 	return fanraid_remap(fc, bio, dev, 0);
 }
 
@@ -208,6 +208,12 @@ void fanraid_trigger_event(struct work_struct *work)
 	struct fanraid_c *fc = container_of(work, struct fanraid_c,
 					    trigger_event);
 
+	/*
+	 * A member may have failed: the survivors' superblocks must say so
+	 * soon even if no write comes (fanraid-meta.c); the member state
+	 * below cannot call up there itself.
+	 */
+	fanraid_meta_member_failed(fc);
 	dm_table_event(fc->ti->table);
 }
 
@@ -276,7 +282,7 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	if (WARN_ON_ONCE(fb->dev >= fc->ndevs))
 		return DM_ENDIO_DONE;
 
-	if (atomic64_inc_return(&fc->devs[fb->dev].stats.errors) <
+	if (atomic64_inc_return(&fc->devs[fb->dev].errors) <
 	    FANRAID_EVENT_THRESHOLD)
 		schedule_work(&fc->trigger_event);
 

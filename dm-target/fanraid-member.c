@@ -8,7 +8,8 @@
  * could not be repaired, a flush error, a "fail" message or an aborted
  * rebuild; every one of those logs once, raises one table event and (with
  * an on-disk superblock) is recorded before writes that skip the member
- * complete.
+ * complete. It calls nothing above it: the table event's work item
+ * records the failure in the superblocks.
  */
 #include "fanraid.h"
 
@@ -42,9 +43,8 @@ bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
 		DMERR("%s: more than two members failed: I/O that needs them fails",
 		      dm_table_device_name(fc->ti->table));
+	/* The event also records it on the survivors (fanraid_trigger_event()). */
 	schedule_work(&fc->trigger_event);
-	/* The survivors' superblocks must say so (fanraid-meta.c). */
-	fanraid_meta_member_failed(fc);
 	return true;
 }
 
@@ -85,4 +85,46 @@ void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev)
 		fanraid_member_fail(fc, dev, "too many read errors", 0);
 	else
 		schedule_work(&fc->trigger_event);
+}
+
+/* Per-CPU I/O counters for every member (see struct fanraid_stats). */
+int fanraid_member_stats_alloc(struct fanraid_c *fc)
+{
+	u32 i;
+
+	for (i = 0; i < fc->ndevs; i++) {
+		fc->devs[i].stats = alloc_percpu(struct fanraid_stats);
+		if (!fc->devs[i].stats)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void fanraid_member_stats_free(struct fanraid_c *fc)
+{
+	u32 i;
+
+	for (i = 0; i < fc->ndevs; i++) {
+		free_percpu(fc->devs[i].stats);
+		fc->devs[i].stats = NULL;
+	}
+}
+
+u64 fanraid_member_stat(struct fanraid_dev *d, enum fanraid_stat k)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(d->stats, cpu)->v[k];
+	return sum;
+}
+
+void fanraid_member_stats_reset(struct fanraid_dev *d)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(d->stats, cpu), 0, sizeof(struct fanraid_stats));
+	atomic64_set(&d->errors, 0);
 }

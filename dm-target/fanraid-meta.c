@@ -40,6 +40,7 @@ struct fanraid_meta_dev {
 	struct bio_vec bvec;
 	blk_status_t status;
 	u8 member_uuid[FR_UUID_LEN];
+	u64 events;			/* its own block's, as the ctr read it */
 };
 
 struct fanraid_meta {
@@ -148,13 +149,14 @@ static void fanraid_meta_refresh(struct fanraid_meta *m, u32 i)
 
 /*
  * Write events + 1 with @state (DIRTY or 0) and the failed members to
- * every survivor; @rebuilt (or NULL) leaves the failed mask. A member
+ * every survivor; @rebuilt (or NULL) leaves the failed mask; with
+ * @bits_cleared, events_cleared becomes the new events. A member
  * whose superblock write fails is failed too, and the update is repeated
  * for the rest, so the survivors always agree. Called with m->lock held;
  * 0, or -EIO when no survivor took it.
  */
 static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
-			       const unsigned long *rebuilt)
+			       const unsigned long *rebuilt, bool bits_cleared)
 {
 	struct fanraid_c *fc = m->fc;
 	DECLARE_BITMAP(devs, FR_MAX_DEVS);
@@ -180,12 +182,20 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		bitmap_to_arr64(&sb.failed_mask, mask, FR_MAX_DEVS);
 		sb.format_version = FR_SB_FORMAT_VERSION;
 		sb.events++;
+		if (bits_cleared)
+			sb.events_cleared = sb.events;
 		sb.state = state | (sb.failed_mask ? FR_SB_STATE_DEGRADED : 0);
 		sb.utime = max(now, sb.ctime);
 		for_each_set_bit(i, devs, fc->ndevs) {
-			sb.slot = i;
-			memcpy(sb.member_uuid, m->devs[i].member_uuid, FR_UUID_LEN);
-			if (WARN_ON_ONCE(fr_sb_encode(&sb, page_address(m->devs[i].page))))
+			struct fr_sb mine = sb;
+
+			mine.slot = i;
+			memcpy(mine.member_uuid, m->devs[i].member_uuid, FR_UUID_LEN);
+			/* Rebuilt from scratch: no bitmap can say what it lacks. */
+			if (test_bit(i, fc->rebuilding) &&
+			    !test_bit(i, fc->features.readd))
+				mine.state |= FR_SB_STATE_REBUILDING;
+			if (WARN_ON_ONCE(fr_sb_encode(&mine, page_address(m->devs[i].page))))
 				return -EIO;
 		}
 		fanraid_meta_io(m, devs,
@@ -193,7 +203,7 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		for_each_set_bit(i, devs, fc->ndevs) {
 			if (m->devs[i].status == BLK_STS_OK)
 				continue;
-			atomic64_inc(&fc->devs[i].stats.errors);
+			atomic64_inc(&fc->devs[i].errors);
 			fanraid_member_fail(fc, i, "superblock write error",
 					    blk_status_to_errno(m->devs[i].status));
 			lost = true;
@@ -234,7 +244,7 @@ int fanraid_meta_write_start(struct fanraid_c *fc)
 		return 0;
 	mutex_lock(&m->lock);
 	if (!m->dirty) {
-		r = fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL);
+		r = fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL, false);
 		if (!r)
 			WRITE_ONCE(m->dirty, true);
 	}
@@ -268,7 +278,7 @@ int fanraid_meta_sync_failed(struct fanraid_c *fc)
 		return 0;
 	mutex_lock(&m->lock);
 	if (m->live && fanraid_meta_failed_unrecorded(m))
-		r = fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+		r = fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL, false);
 	mutex_unlock(&m->lock);
 	return r;
 }
@@ -287,7 +297,7 @@ static void fanraid_meta_fail_work(struct work_struct *work)
 
 	mutex_lock(&m->lock);
 	if (m->live && fanraid_meta_failed_unrecorded(m))
-		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL, false);
 	mutex_unlock(&m->lock);
 }
 
@@ -304,7 +314,7 @@ static void fanraid_meta_try_clean(struct fanraid_meta *m)
 		WRITE_ONCE(m->dirty, true);
 		goto out;
 	}
-	if (fanraid_meta_update(m, 0, NULL))
+	if (fanraid_meta_update(m, 0, NULL, false))
 		WRITE_ONCE(m->dirty, true);
 out:
 	mutex_unlock(&m->lock);
@@ -333,7 +343,8 @@ void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt)
 		return;
 	mutex_lock(&m->lock);
 	if (m->live && bitmap_intersects(m->disk_failed, rebuilt, FR_MAX_DEVS))
-		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, rebuilt);
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, rebuilt,
+				    false);
 	mutex_unlock(&m->lock);
 	queue_delayed_work(m->wq, &m->clean_work, m->delay);
 }
@@ -389,6 +400,7 @@ static int fanraid_meta_check(struct fanraid_meta *m, u32 i, struct fr_sb *sb,
 		return -EINVAL;
 	}
 	memcpy(m->devs[i].member_uuid, sb->member_uuid, FR_UUID_LEN);
+	m->devs[i].events = sb->events;
 	return 0;
 }
 
@@ -515,10 +527,10 @@ void fanraid_meta_resume(struct fanraid_c *fc)
 		fanraid_meta_adopt(m, &best);
 	m->live = true;
 	if (fanraid_meta_sync_running(fc) && !m->dirty) {
-		if (!fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL))
+		if (!fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL, false))
 			m->dirty = true;
 	} else if (fanraid_meta_failed_unrecorded(m)) {
-		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL, false);
 	}
 	mutex_unlock(&m->lock);
 	queue_delayed_work(m->wq, &m->clean_work, m->delay);
@@ -535,7 +547,7 @@ void fanraid_meta_postsuspend(struct fanraid_c *fc)
 	flush_work(&m->fail_work);
 	mutex_lock(&m->lock);
 	if (m->live && fanraid_meta_failed_unrecorded(m))
-		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL);
+		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL, false);
 	mutex_unlock(&m->lock);
 	fanraid_meta_try_clean(m);
 	mutex_lock(&m->lock);
@@ -555,6 +567,37 @@ u64 fanraid_meta_events(struct fanraid_c *fc)
 bool fanraid_meta_is_dirty(struct fanraid_c *fc)
 {
 	return fc->meta && READ_ONCE(fc->meta->dirty);
+}
+
+/* The superblock as last read or written (for the bitmap's fields). */
+void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb)
+{
+	mutex_lock(&fc->meta->lock);
+	*sb = fc->meta->sb;
+	mutex_unlock(&fc->meta->lock);
+}
+
+/* Member @i's own events when the ctr read its block; 0 if it was not read. */
+u64 fanraid_meta_member_events(struct fanraid_c *fc, u32 i)
+{
+	return fc->meta->devs[i].events;
+}
+
+/*
+ * The bitmap is about to clear bits: events_cleared moves to a new events
+ * value first, on every survivor. 0, or -EIO: the bits must stay.
+ */
+int fanraid_meta_bits_cleared(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	int r = -EIO;
+
+	mutex_lock(&m->lock);
+	if (m->live)
+		r = fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0,
+					NULL, true);
+	mutex_unlock(&m->lock);
+	return r;
 }
 
 /*

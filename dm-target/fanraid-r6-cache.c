@@ -8,7 +8,7 @@
  * argument stripe_cache_mb, so RAID6 memory is exactly what the table asks
  * for, whatever the load: writes, degraded reads and syncs that find every
  * operation busy wait for one, and writes being gathered wait for room
- * (fanraid_r6_window_get()). Nothing on the I/O path allocates pages, so
+ * (fanraid_r6_window_get() in fanraid-r6-gather.c). Nothing on the I/O path allocates pages, so
  * nothing there can fail or stall in the page allocator either.
  *
  * Every worker takes one operation at a time and gives it back after its
@@ -23,7 +23,7 @@
 
 /*
  * The share of the cache (1/16) kept for entries gathering writes. They are
- * small (fanraid_r6_stripe_size()), but a window forced out before its
+ * small (@window_entry bytes each), but a window forced out before its
  * writes arrive costs reads: a 1 MiB, 32-deep writer on 16 members keeps
  * some 20 windows gathering, and at 4 entries per operation a 16 MiB cache
  * forced them out, writing 13 MiB/s instead of 98.
@@ -98,7 +98,8 @@ int fanraid_r6_cache_check(struct fanraid_c *fc, char **error)
 	return 0;
 }
 
-int fanraid_r6_cache_create(struct fanraid_c *fc, char **error)
+int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
+			    char **error)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	u64 budget = (u64)fc->features.stripe_cache_mb << 20;
@@ -114,8 +115,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, char **error)
 	/* The minimum size guarantees two; never fewer than one. */
 	r6->nops = max_t(u64, 1, div64_u64(budget - window_bytes, r6->op_bytes));
 	r6->max_windows = max_t(u64, FANRAID_R6_GATHER_BUSY,
-				div64_u64(window_bytes,
-					  fanraid_r6_stripe_size(&fc->geom)));
+				div64_u64(window_bytes, window_entry));
 
 	for (i = 0; i < r6->nops; i++) {
 		op = fanraid_r6_op_alloc(fc);
@@ -186,25 +186,6 @@ void fanraid_r6_op_put(struct fanraid_r6op *op)
 	r6->busy--;
 	spin_unlock_irq(&r6->cache_lock);
 	wake_up(&r6->op_wait);
-}
-
-/*
- * Room for one more gathering window; at the limit, windows parked to
- * gather more writes are sent on at once, so room comes soon.
- */
-void fanraid_r6_window_get(struct fanraid_r6 *r6)
-{
-	if (atomic_add_unless(&r6->windows, 1, r6->max_windows))
-		return;
-	fanraid_r6_gather_kick(r6);
-	wait_event(r6->window_wait,
-		   atomic_add_unless(&r6->windows, 1, r6->max_windows));
-}
-
-void fanraid_r6_window_put(struct fanraid_r6 *r6)
-{
-	atomic_dec(&r6->windows);
-	wake_up(&r6->window_wait);
 }
 
 /* Status: KiB of operations in use now and at most since load or reset. */

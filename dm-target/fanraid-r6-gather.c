@@ -177,6 +177,27 @@ static enum hrtimer_restart fanraid_r6_gather_timer(struct hrtimer *timer)
 	return next == KTIME_MAX ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
+/*
+ * Room for one more gathering window; at the limit, windows parked to
+ * gather more writes are sent on at once, so room comes soon.
+ */
+static void fanraid_r6_window_get(struct fanraid_r6 *r6)
+{
+	if (atomic_add_unless(&r6->windows, 1, r6->max_windows))
+		return;
+	spin_lock_irq(&r6->gather_lock);
+	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
+	spin_unlock_irq(&r6->gather_lock);
+	wait_event(r6->window_wait,
+		   atomic_add_unless(&r6->windows, 1, r6->max_windows));
+}
+
+static void fanraid_r6_window_put(struct fanraid_r6 *r6)
+{
+	atomic_dec(&r6->windows);
+	wake_up(&r6->window_wait);
+}
+
 /* Overlay every bio onto its slot's pages, in arrival order. */
 static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
@@ -221,6 +242,24 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 }
 
 /*
+ * A resync has not reached this row yet (called under its row lock, which
+ * the sync takes to advance): its P and Q may disagree with the data, so
+ * a read-modify-write would carry the error into the new parity. A
+ * reconstruct-write computes them from the data alone and leaves the row
+ * consistent, as md does above its resync point.
+ */
+static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
+{
+	struct fanraid_c *fc = op->fc;
+	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
+
+	if (a != FANRAID_SYNC_RESYNC &&
+	    !(a == FANRAID_SYNC_RECOVER && fc->features.resync))
+		return false;
+	return ((sector_t)op->row << fc->geom.chunk_shift) >= READ_ONCE(fc->sync_cp);
+}
+
+/*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
  * the others, a read-modify-write reads the touched slots, P and Q. With
@@ -249,6 +288,7 @@ static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	if (!rcw) {
 		/* Full stripe: P and Q from the new data alone. */
 	} else if (!op->missing && raid6_call.xor_syndrome &&
+		   !fanraid_r6_parity_unsure(op) &&
 		   hweight_long(rmw) < hweight_long(rcw) &&
 		   !fanraid_r6_io(op, rmw, REQ_OP_READ)) {
 		/* Take the old data's share out, put the new data's in. */
@@ -298,8 +338,15 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	blk_status_t status;
 	struct bio *bio;
 
-	/* DIRTY on the media before any member is written (fanraid-meta.c). */
+	/*
+	 * DIRTY, then the region's bitmap bit, on the media before any
+	 * member is written (fanraid-meta.c, fanraid-bitmap.c).
+	 */
 	if (fanraid_meta_write_start(fc)) {
+		status = BLK_STS_IOERR;
+		goto done;
+	}
+	if (fanraid_bitmap_write_start(fc, st->row)) {
 		status = BLK_STS_IOERR;
 		goto done;
 	}
@@ -318,6 +365,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	 */
 	if (!status && fanraid_meta_sync_failed(fc))
 		status = BLK_STS_IOERR;
+	fanraid_bitmap_write_end(fc, st->row);
 done:
 	/*
 	 * The member writes are done: before the bios end, or a suspend
@@ -456,14 +504,6 @@ void fanraid_r6_gather_init(struct fanraid_r6 *r6)
 	INIT_LIST_HEAD(&r6->parked);
 	hrtimer_init(&r6->gather_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	r6->gather_timer.function = fanraid_r6_gather_timer;
-}
-
-/* Send on every parked window: the stripe cache has no room for more. */
-void fanraid_r6_gather_kick(struct fanraid_r6 *r6)
-{
-	spin_lock_irq(&r6->gather_lock);
-	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
-	spin_unlock_irq(&r6->gather_lock);
 }
 
 /*

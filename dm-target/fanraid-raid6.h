@@ -45,15 +45,16 @@ struct fanraid_r6op {
 	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
 };
 
-/* fanraid-r6-cache.c: the stripe cache */
+/* fanraid-r6-cache.c: the stripe cache (memory; calls nothing above it) */
 int fanraid_r6_cache_check(struct fanraid_c *fc, char **error);
-int fanraid_r6_cache_create(struct fanraid_c *fc, char **error);
+int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
+			    char **error);
 void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
 				       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
-void fanraid_r6_window_get(struct fanraid_r6 *r6);
-void fanraid_r6_window_put(struct fanraid_r6 *r6);
+
+/* fanraid-r6-io.c: member I/O and parity for an operation */
 struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
@@ -67,11 +68,13 @@ void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
 void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
 			 unsigned int pos);
 
+/* fanraid-r6-read.c: degraded reads */
+void fanraid_r6_read_work(struct work_struct *work);
+
 /* fanraid-r6-gather.c: writes, gathered by stripe window */
 size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
-void fanraid_r6_gather_kick(struct fanraid_r6 *r6);
 
 #endif /* DM_FANRAID_RAID6_H */

@@ -551,8 +551,9 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	atomic64_add(fb->ra_sectors, &fc->ra_inflight);
 	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
 	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
-	atomic64_inc(&fc->devs[loc.dev].stats.reads);
-	atomic64_add(bio_sectors(bio), &fc->devs[loc.dev].stats.read_sectors);
+	fanraid_stat_add(&fc->devs[loc.dev], FANRAID_STAT_READS, 1);
+	fanraid_stat_add(&fc->devs[loc.dev], FANRAID_STAT_READ_SECTORS,
+			 bio_sectors(bio));
 	submit_bio_noacct(bio);
 }
 
@@ -644,8 +645,8 @@ static void fanraid_ra_work(struct work_struct *work)
 		bio->bi_end_io = fanraid_ra_endio;
 		for (i = 0; i < ra->seg_sectors >> (PAGE_SHIFT - SECTOR_SHIFT); i++)
 			__bio_add_page(bio, seg->pages[i], PAGE_SIZE, 0);
-		atomic64_inc(&d->stats.reads);
-		atomic64_add(ra->seg_sectors, &d->stats.read_sectors);
+		fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+		fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS, ra->seg_sectors);
 		submit_bio_noacct(bio);
 	}
 	blk_finish_plug(&plug);

@@ -15,7 +15,7 @@
 static char fanraid_dev_health(struct fanraid_c *fc, u32 i)
 {
 	if (fanraid_is_failed(fc, i) ||
-	    (!fc->r6 && atomic64_read(&fc->devs[i].stats.errors)))
+	    (!fc->r6 && atomic64_read(&fc->devs[i].errors)))
 		return 'D';
 	if (fc->r6 && test_bit(i, fc->rebuilding))
 		return 'a';
@@ -54,17 +54,18 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
 	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
 	       (f->max_read_errors_set ? 2 : 0) +
-	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0);
+	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0) +
+	       (f->bitmap_set ? 2 : 0) + 2 * bitmap_weight(f->readd, FR_MAX_DEVS);
 }
 
-#define DMEMIT_FANRAID_STATS(s)						\
-	DMEMIT(" %lld %lld %lld %lld %lld %lld",			\
-	       (long long)atomic64_read(&(s)->reads),			\
-	       (long long)atomic64_read(&(s)->writes),			\
-	       (long long)atomic64_read(&(s)->read_sectors),		\
-	       (long long)atomic64_read(&(s)->write_sectors),		\
-	       (long long)atomic64_read(&(s)->flushes),			\
-	       (long long)atomic64_read(&(s)->errors))
+#define DMEMIT_FANRAID_STATS(d)						\
+	DMEMIT(" %llu %llu %llu %llu %llu %lld",			\
+	       fanraid_member_stat(d, FANRAID_STAT_READS),		\
+	       fanraid_member_stat(d, FANRAID_STAT_WRITES),		\
+	       fanraid_member_stat(d, FANRAID_STAT_READ_SECTORS),	\
+	       fanraid_member_stat(d, FANRAID_STAT_WRITE_SECTORS),	\
+	       fanraid_member_stat(d, FANRAID_STAT_FLUSHES),		\
+	       (long long)atomic64_read(&(d)->errors))
 
 /*
  * INFO:  <level> <#devs> <health chars> <sync_ratio> <action>
@@ -76,6 +77,10 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        <check_blamed_sectors>
  *        <sb_events> <sb_state> (v1.3.0+: superblock events and clean,
  *        dirty or none)
+ *        <bitmap_region_sectors> <bitmap_dirty_regions> <sync_regions>
+ *        (v1.4.0+: 0 without a bitmap; regions the current or last sync
+ *        pass covered) <rebuild_lost_row> (v1.4.0+: the row where the last
+ *        rebuild stopped because its data is lost, or -)
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -87,8 +92,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	struct fanraid_c *fc = ti->private;
 	const struct fanraid_features *f = &fc->features;
 	unsigned int sz = 0;
-	u64 cache_now = 0, cache_peak = 0;
-	u32 i;
+	u64 cache_now = 0, cache_peak = 0, bm_dirty, bm_synced, lost;
+	u32 i, region;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
@@ -101,7 +106,7 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		       fanraid_sync_action_name(fc->r6 ? READ_ONCE(fc->r6->action) :
 						FANRAID_SYNC_IDLE));
 		for (i = 0; i < fc->ndevs; i++)
-			DMEMIT_FANRAID_STATS(&fc->devs[i].stats);
+			DMEMIT_FANRAID_STATS(&fc->devs[i]);
 		DMEMIT(" %lld", fc->r6 ?
 		       (long long)atomic64_read(&fc->r6->mismatches) : 0LL);
 		DMEMIT(" %lld %lld %lld %lld %lld",
@@ -122,6 +127,14 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(" %llu %s", fanraid_meta_events(fc),
 		       !fc->meta ? "none" :
 		       fanraid_meta_is_dirty(fc) ? "dirty" : "clean");
+		/* v1.4.0+: the write-intent bitmap */
+		fanraid_bitmap_status(fc, &region, &bm_dirty, &bm_synced);
+		DMEMIT(" %u %llu %llu", region, bm_dirty, bm_synced);
+		lost = fc->r6 ? READ_ONCE(fc->r6->lost_row) : U64_MAX;
+		if (lost == U64_MAX)
+			DMEMIT(" -");
+		else
+			DMEMIT(" %llu", lost);
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -150,6 +163,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" superblock");
 		if (f->safe_mode_delay_set)
 			DMEMIT(" safe_mode_delay %u", f->safe_mode_delay);
+		if (f->bitmap_set)
+			DMEMIT(" bitmap %u", f->bitmap_region);
+		for_each_set_bit(i, f->readd, FR_MAX_DEVS)
+			DMEMIT(" readd %u", i);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -198,16 +215,6 @@ static int fanraid_message_readahead(struct fanraid_c *fc, const char *name,
 	WRITE_ONCE(f->ra_window, window);
 	f->ra_window_set = true;
 	return 0;
-}
-
-static void fanraid_stats_reset(struct fanraid_stats *s)
-{
-	atomic64_set(&s->reads, 0);
-	atomic64_set(&s->writes, 0);
-	atomic64_set(&s->read_sectors, 0);
-	atomic64_set(&s->write_sectors, 0);
-	atomic64_set(&s->flushes, 0);
-	atomic64_set(&s->errors, 0);
 }
 
 /* "fail <idx>": take a RAID6 member out of service, as an I/O error would. */
@@ -261,7 +268,7 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && !strcasecmp(argv[0], "stats") &&
 	    !strcasecmp(argv[1], "reset")) {
 		for (i = 0; i < fc->ndevs; i++) {
-			fanraid_stats_reset(&fc->devs[i].stats);
+			fanraid_member_stats_reset(&fc->devs[i]);
 			atomic64_set(&fc->devs[i].read_errors_corrected, 0);
 			atomic64_set(&fc->devs[i].check_blamed, 0);
 		}

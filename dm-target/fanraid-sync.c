@@ -241,7 +241,7 @@ out:
  * A rebuild that cannot go on: at member sector @pos more than two blocks
  * of a row are lost, so that row's data is gone. The members being rebuilt
  * fail, so what they hold beyond the sync point is never read as data (I/O
- * that needs them fails with EIO instead); the log says which row.
+ * that needs them fails with EIO instead); the log and status say which row.
  */
 static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 {
@@ -252,6 +252,7 @@ static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 	      dm_table_device_name(fc->ti->table),
 	      (unsigned long long)(pos >> fc->geom.chunk_shift),
 	      (unsigned long long)pos);
+	WRITE_ONCE(r6->lost_row, pos >> fc->geom.chunk_shift);
 	for_each_set_bit(dev, fc->rebuilding, FR_MAX_DEVS)
 		fanraid_member_fail(fc, dev, "rebuild could not finish", 0);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
@@ -270,6 +271,7 @@ static void fanraid_sync_finish(struct fanraid_c *fc)
 	bitmap_copy(rebuilt, fc->rebuilding, FR_MAX_DEVS);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
 	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+	fanraid_bitmap_sync_done(fc, rebuilt);
 	/* Only now idle: the superblocks may be marked clean after a resync. */
 	fanraid_meta_sync_done(fc, rebuilt);
 	schedule_work(&fc->trigger_event);
@@ -299,10 +301,22 @@ static void fanraid_sync_work(struct work_struct *work)
 	u32 done = 0;
 
 	while (done < FANRAID_SYNC_BATCH_SECTORS && fc->sync_cp < end) {
+		sector_t pos;
 		int r;
 
 		if (READ_ONCE(r6->sync_stop))
 			return;
+		/*
+		 * Regions the bitmap holds clear are in sync already (see
+		 * fanraid-bitmap.c); a write landing there meanwhile set its
+		 * bit first, and is correct either side of the checkpoint.
+		 */
+		pos = fanraid_bitmap_sync_next(fc, fc->sync_cp, end,
+					       r6->sync_partial);
+		if (pos != fc->sync_cp) {
+			WRITE_ONCE(fc->sync_cp, pos);
+			continue;
+		}
 		r = fanraid_sync_window(fc, fc->sync_cp);
 		if (r < 0) {
 			fanraid_sync_abort(fc, fc->sync_cp);
@@ -328,8 +342,16 @@ void fanraid_sync_init(struct fanraid_c *fc)
 	struct fanraid_r6 *r6 = fc->r6;
 
 	r6->fc = fc;
+	r6->lost_row = U64_MAX;
 	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
-	bitmap_copy(fc->rebuilding, fc->features.rebuild, FR_MAX_DEVS);
+	bitmap_or(fc->rebuilding, fc->features.rebuild, fc->features.readd,
+		  FR_MAX_DEVS);
+	/*
+	 * With a bitmap, a resync and the recovery of re-added members cover
+	 * only its set bits; a member rebuilt from scratch needs everything.
+	 */
+	r6->sync_partial = fc->features.bitmap_set &&
+			   bitmap_empty(fc->features.rebuild, FR_MAX_DEVS);
 	fc->sync_cp = 0;
 	if (!bitmap_empty(fc->rebuilding, FR_MAX_DEVS))
 		r6->action = FANRAID_SYNC_RECOVER;
@@ -383,6 +405,9 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	for (i = 0; i < fc->ndevs; i++)
 		atomic64_set(&fc->devs[i].check_blamed, 0);
 	WRITE_ONCE(fc->sync_cp, 0);
+	/* A scrub reads everything, whatever the bitmap says. */
+	r6->sync_partial = false;
+	fanraid_bitmap_sync_start(fc);
 	WRITE_ONCE(r6->action, action);
 	if (!READ_ONCE(r6->sync_stop))
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);

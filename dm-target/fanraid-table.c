@@ -12,6 +12,8 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 
+#include <fanraid/bitmap.h>
+
 #include "fanraid.h"
 
 const char *fanraid_flush_policy_name(enum fanraid_flush_policy policy)
@@ -213,18 +215,52 @@ static int fanraid_parse_rebuild(struct fanraid_features *f,
 	return 0;
 }
 
+static int fanraid_parse_bitmap(struct fanraid_features *f, const char *value,
+				char **error)
+{
+	if (f->bitmap_set) {
+		*error = "Feature bitmap duplicated";
+		return -EINVAL;
+	}
+	if (kstrtou32(value, 10, &f->bitmap_region) || !f->bitmap_region ||
+	    f->bitmap_region & (f->bitmap_region - 1) ||
+	    f->bitmap_region > FR_BITMAP_MAX_REGION) {
+		*error = "Invalid bitmap region: not a power of two of sectors (1-2147483648)";
+		return -EINVAL;
+	}
+	f->bitmap_set = true;
+	return 0;
+}
+
+static int fanraid_parse_readd(struct fanraid_features *f, const char *value,
+			       char **error)
+{
+	u32 idx;
+
+	if (kstrtou32(value, 10, &idx) || idx >= FR_MAX_DEVS) {
+		*error = "Invalid readd index";
+		return -EINVAL;
+	}
+	if (test_and_set_bit(idx, f->readd)) {
+		*error = "Feature readd duplicated for one member";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *   rebuild <idx> (up to twice), resync, readahead on|off,
  *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
- *   max_read_errors <count>, superblock, safe_mode_delay <ms>
+ *   max_read_errors <count>, superblock, safe_mode_delay <ms>,
+ *   bitmap <region_sectors>, readd <idx> (up to twice)
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 22, "Invalid number of feature arguments"
+		0, 30, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -267,7 +303,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb") &&
 		    strcmp(name, "stripe_cache_mb") &&
 		    strcmp(name, "max_read_errors") &&
-		    strcmp(name, "safe_mode_delay")) {
+		    strcmp(name, "safe_mode_delay") &&
+		    strcmp(name, "bitmap") && strcmp(name, "readd")) {
 			*error = "Unrecognised feature argument";
 			return -EINVAL;
 		}
@@ -289,6 +326,10 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			r = fanraid_parse_max_read_errors(f, value, error);
 		else if (!strcmp(name, "safe_mode_delay"))
 			r = fanraid_parse_safe_mode_delay(f, value, error);
+		else if (!strcmp(name, "bitmap"))
+			r = fanraid_parse_bitmap(f, value, error);
+		else if (!strcmp(name, "readd"))
+			r = fanraid_parse_readd(f, value, error);
 		else
 			r = fanraid_parse_readahead(f, name, value, error);
 		if (r)
@@ -330,6 +371,14 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 		*error = "Feature safe_mode_delay requires superblock";
 		return -EINVAL;
 	}
+	if (f->bitmap_set && !f->superblock) {
+		*error = "Feature bitmap requires superblock";
+		return -EINVAL;
+	}
+	if (!bitmap_empty(f->readd, FR_MAX_DEVS) && !f->bitmap_set) {
+		*error = "Feature readd requires bitmap";
+		return -EINVAL;
+	}
 	if (!fc->r6) {
 		if (f->resync || f->max_sync_rate_set || f->stripe_cache_mb_set ||
 		    f->max_read_errors_set || f->superblock ||
@@ -345,11 +394,21 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 		*error = "Invalid rebuild index: no such member";
 		return -EINVAL;
 	}
-	if (bitmap_intersects(f->rebuild, fc->failed, FR_MAX_DEVS)) {
+	if (find_next_bit(f->readd, FR_MAX_DEVS, fc->ndevs) < FR_MAX_DEVS) {
+		*error = "Invalid readd index: no such member";
+		return -EINVAL;
+	}
+	if (bitmap_intersects(f->rebuild, f->readd, FR_MAX_DEVS)) {
+		*error = "Member both rebuilt and re-added";
+		return -EINVAL;
+	}
+	if (bitmap_intersects(f->rebuild, fc->failed, FR_MAX_DEVS) ||
+	    bitmap_intersects(f->readd, fc->failed, FR_MAX_DEVS)) {
 		*error = "Cannot rebuild a missing member";
 		return -EINVAL;
 	}
 	bitmap_or(lost, f->rebuild, fc->failed, FR_MAX_DEVS);
+	bitmap_or(lost, lost, f->readd, FR_MAX_DEVS);
 	if (bitmap_weight(lost, FR_MAX_DEVS) > 2) {
 		*error = "Too many members missing or rebuilding for raid6 (max 2)";
 		return -EINVAL;
@@ -494,7 +553,8 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>,
  *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6),
  *                superblock (raid6), safe_mode_delay <ms> (with superblock,
- *                default 200)
+ *                default 200), bitmap <region_sectors> (with superblock),
+ *                readd <idx> (with bitmap, up to twice)
  * dev offset:    member and the start of its data area, in sectors;
  *                "- -" for a missing raid6 member; with superblock, the
  *                member's block at byte 4096 of the device is read and
@@ -531,6 +591,11 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&fc->trigger_event, fanraid_trigger_event);
 	ti->private = fc;
 	fanraid_member_init(fc);
+	if (fanraid_member_stats_alloc(fc)) {
+		ti->error = "Cannot allocate member counters";
+		r = -ENOMEM;
+		goto bad;
+	}
 
 	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
 						    ti->len);
@@ -567,6 +632,9 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		r = fanraid_check_features(fc, &ti->error);
 		if (r)
 			goto bad;
+		r = fanraid_bitmap_create(fc, &ti->error);
+		if (r)
+			goto bad;
 	}
 	fanraid_default_readahead(fc);
 	if (fc->features.ra_cache_mb) {
@@ -601,6 +669,9 @@ void fanraid_dtr(struct dm_target *ti)
 
 	if (!fc)
 		return;
+	/* It reaches into the superblock state, which goes next. */
+	flush_work(&fc->trigger_event);
+	fanraid_bitmap_destroy(fc);
 	fanraid_meta_destroy(fc);
 	fanraid_r6_destroy(fc);
 	fanraid_ra_destroy(fc);
@@ -608,6 +679,7 @@ void fanraid_dtr(struct dm_target *ti)
 	for (i = 0; i < fc->ndevs; i++)
 		if (fc->devs[i].dm_dev)
 			dm_put_device(ti, fc->devs[i].dm_dev);
+	fanraid_member_stats_free(fc);
 	kfree(fc);
 	ti->private = NULL;
 }

@@ -23,9 +23,13 @@ static void fanraid_presuspend(struct dm_target *ti)
 	fanraid_ra_presuspend(fc);
 }
 
-/* No I/O is in flight now: the superblocks can be marked clean. */
+/*
+ * No I/O is in flight now: the bitmap can be cleared, then the
+ * superblocks marked clean.
+ */
 static void fanraid_postsuspend(struct dm_target *ti)
 {
+	fanraid_bitmap_postsuspend(ti->private);
 	fanraid_meta_postsuspend(ti->private);
 }
 
@@ -35,6 +39,7 @@ static void fanraid_resume(struct dm_target *ti)
 	struct fanraid_c *fc = ti->private;
 
 	fanraid_meta_resume(fc);
+	fanraid_bitmap_resume(fc);
 	fanraid_ra_resume(fc);
 	if (fc->r6)
 		fanraid_sync_resume(fc);
@@ -58,8 +63,10 @@ static struct target_type fanraid_target = {
 	 * 1.2.0: read errors repaired from parity, max_read_errors, and
 	 *        read_errors_corrected per member in INFO status
 	 * 1.3.0: superblock, safe_mode_delay, and the superblock words in INFO
+	 * 1.4.0: bitmap, readd, reconstruct-write above the resync point,
+	 *        and the bitmap words in INFO
 	 */
-	.version = {1, 3, 0},
+	.version = {1, 4, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

@@ -12,10 +12,13 @@
 #include <linux/hrtimer.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <fanraid/geom.h>
+
+struct fr_sb;
 
 #define DM_MSG_PREFIX "fanraid"
 
@@ -84,23 +87,30 @@ enum fanraid_flush_policy {
 };
 
 /*
- * Per-member I/O counters, reported in INFO status in this order. Atomic
- * because map and end_io run concurrently on every CPU; a reset races
- * harmlessly with in-flight increments.
+ * Per-member I/O counters, reported in INFO status in this order. Per CPU,
+ * summed when status is read: map and end_io run on every CPU at once,
+ * and one shared counter per member would put a contended cache line on
+ * every bio. A reset races harmlessly with in-flight increments.
  */
+enum fanraid_stat {
+	FANRAID_STAT_READS,
+	FANRAID_STAT_WRITES,
+	FANRAID_STAT_READ_SECTORS,
+	FANRAID_STAT_WRITE_SECTORS,
+	FANRAID_STAT_FLUSHES,
+	FANRAID_STAT_COUNT,
+};
+
 struct fanraid_stats {
-	atomic64_t reads;
-	atomic64_t writes;
-	atomic64_t read_sectors;
-	atomic64_t write_sectors;
-	atomic64_t flushes;
-	atomic64_t errors;
+	u64 v[FANRAID_STAT_COUNT];
 };
 
 struct fanraid_dev {
 	struct dm_dev *dm_dev;
 	sector_t offset;	/* start of the member's data area */
-	struct fanraid_stats stats;
+	struct fanraid_stats __percpu *stats;
+	/* requests completed with an error: rare, and they pace table events */
+	atomic64_t errors;
 	/* flush_policy dirty: a write completed since the last flush was sent */
 	atomic_t dirty;
 	/* flush_policy dirty: flushes sent and not yet completed */
@@ -144,6 +154,10 @@ struct fanraid_features {
 	bool superblock;		/* RAID6: members carry the superblock (fanraid-meta.c) */
 	u32 safe_mode_delay;		/* ms idle before marking the superblocks clean */
 	bool safe_mode_delay_set;
+	u32 bitmap_region;		/* write-intent bitmap region, member sectors */
+	bool bitmap_set;
+	/* members back after a failure: recovered only where the bitmap says */
+	DECLARE_BITMAP(readd, FR_MAX_DEVS);
 };
 
 /* Whole-array readahead counters, in INFO status after mismatch_cnt. */
@@ -190,7 +204,9 @@ struct fanraid_r6 {
 	struct delayed_work sync_work;
 	enum fanraid_sync_action action;
 	bool sync_stop;			/* set by presuspend */
+	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
+	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
 };
 
 struct fanraid_c {
@@ -200,6 +216,7 @@ struct fanraid_c {
 	struct fanraid_r6 *r6;		/* NULL for RAID0 */
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_meta *meta;	/* NULL without the superblock feature */
+	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
 	struct fanraid_ra_stats ra_stats;
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Sectors of reads at members or waiting for fetches, with readahead on. */
@@ -249,6 +266,17 @@ bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 			 int err);
 void fanraid_member_init(struct fanraid_c *fc);
 void fanraid_member_read_repaired(struct fanraid_c *fc, u32 dev);
+int fanraid_member_stats_alloc(struct fanraid_c *fc);
+void fanraid_member_stats_free(struct fanraid_c *fc);
+u64 fanraid_member_stat(struct fanraid_dev *d, enum fanraid_stat k);
+void fanraid_member_stats_reset(struct fanraid_dev *d);
+
+/* Count @v of @k for member @d on this CPU; any context. */
+static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
+				    u64 v)
+{
+	this_cpu_add(d->stats->v[k], v);
+}
 
 /* fanraid-map.c */
 int fanraid_map(struct dm_target *ti, struct bio *bio);
@@ -293,6 +321,23 @@ void fanraid_meta_member_failed(struct fanraid_c *fc);
 void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
 u64 fanraid_meta_events(struct fanraid_c *fc);
 bool fanraid_meta_is_dirty(struct fanraid_c *fc);
+void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb);
+u64 fanraid_meta_member_events(struct fanraid_c *fc, u32 i);
+int fanraid_meta_bits_cleared(struct fanraid_c *fc);
+
+/* fanraid-bitmap.c: the write-intent bitmap */
+int fanraid_bitmap_create(struct fanraid_c *fc, char **error);
+void fanraid_bitmap_destroy(struct fanraid_c *fc);
+void fanraid_bitmap_resume(struct fanraid_c *fc);
+void fanraid_bitmap_postsuspend(struct fanraid_c *fc);
+int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row);
+void fanraid_bitmap_write_end(struct fanraid_c *fc, u64 row);
+sector_t fanraid_bitmap_sync_next(struct fanraid_c *fc, sector_t pos,
+				  sector_t end, bool partial);
+void fanraid_bitmap_sync_start(struct fanraid_c *fc);
+void fanraid_bitmap_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
+void fanraid_bitmap_status(struct fanraid_c *fc, u32 *region, u64 *dirty,
+			   u64 *synced);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

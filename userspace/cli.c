@@ -16,12 +16,13 @@
 
 static const struct fr_command fr_commands[] = {
 	{ "create",
-	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--stripe-cache-mb MIB] [--force] DEV...",
+	  "NAME --level 0|6 [--chunk SIZE] [--data-offset SIZE] [--flush passthrough|dirty|drop] [--readahead SIZE] [--ra on|off] [--ra-window STRIPES] [--ra-cache-mb MIB] [--stripe-cache-mb MIB] [--bitmap SIZE|none] [--assume-clean] [--force] DEV...",
 	  "write superblocks on DEVs and start a new array",
 	  2, 1 + FR_MAX_DEVS,
 	  FR_OPT_LEVEL | FR_OPT_CHUNK | FR_OPT_DATA_OFFSET | FR_OPT_FLUSH |
 	  FR_OPT_READAHEAD | FR_OPT_RA | FR_OPT_RA_WINDOW | FR_OPT_RA_CACHE |
-	  FR_OPT_STRIPE_CACHE | FR_OPT_FORCE,
+	  FR_OPT_STRIPE_CACHE | FR_OPT_BITMAP | FR_OPT_ASSUME_CLEAN |
+	  FR_OPT_FORCE,
 	  fr_cmd_create },
 	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan [--force]",
 	  "start an existing array from its members' superblocks",
@@ -41,6 +42,9 @@ static const struct fr_command fr_commands[] = {
 	{ "replace", "NAME SLOT DEV [--force]",
 	  "rebuild a dead or missing raid6 member onto DEV",
 	  3, 3, FR_OPT_FORCE, fr_cmd_replace },
+	{ "re-add", "NAME DEV",
+	  "take a raid6 member back after a transient failure, recovering only what the bitmap says it missed",
+	  2, 2, 0, fr_cmd_readd },
 	{ "set",
 	  "NAME [readahead on|off] [ra-window 1-64] [read-ahead-kb KIB|auto] [stripe-cache-mb MIB]",
 	  "retune readahead or the stripe cache of a running array, recorded in the superblocks",
@@ -155,6 +159,8 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "ra-window", required_argument, NULL, 'W' },
 		{ "ra-cache-mb", required_argument, NULL, 'C' },
 		{ "stripe-cache-mb", required_argument, NULL, 'S' },
+		{ "bitmap", required_argument, NULL, 'B' },
+		{ "assume-clean", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -168,6 +174,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
 		{ 'A', FR_OPT_RA }, { 'W', FR_OPT_RA_WINDOW },
 		{ 'C', FR_OPT_RA_CACHE }, { 'S', FR_OPT_STRIPE_CACHE },
+		{ 'B', FR_OPT_BITMAP }, { 'K', FR_OPT_ASSUME_CLEAN },
 	};
 	int c, idx;
 	size_t i;
@@ -272,6 +279,16 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 				       optarg, FR_R6_STRIPE_CACHE_MAX_MB);
 				goto usage;
 			}
+			break;
+		case 'B':
+			/* the region's bounds need the chunk: create checks them */
+			if (!strcmp(optarg, "none"))
+				o->bitmap_none = true;
+			else if (opt_size("--bitmap", optarg, &o->bitmap_region))
+				goto usage;
+			break;
+		case 'K':
+			o->assume_clean = true;
 			break;
 		case 'f':
 			o->force = true;

@@ -35,6 +35,8 @@ enum fr_opt_bit {
 	FR_OPT_RA_WINDOW = 1u << 10,
 	FR_OPT_RA_CACHE = 1u << 11,
 	FR_OPT_STRIPE_CACHE = 1u << 12,
+	FR_OPT_BITMAP = 1u << 13,
+	FR_OPT_ASSUME_CLEAN = 1u << 14,
 };
 
 struct fr_opts {
@@ -48,6 +50,9 @@ struct fr_opts {
 	uint32_t ra_window;		/* stripes; FR_RA_WINDOW_DEFAULT */
 	uint32_t ra_cache_mb;		/* MiB; FR_RA_CACHE_DEFAULT */
 	uint32_t stripe_cache_mb;	/* MiB, 1..4096; FR_STRIPE_CACHE_DEFAULT */
+	uint64_t bitmap_region;		/* bytes; 0: the default */
+	bool bitmap_none;		/* --bitmap none: raid6 without a bitmap */
+	bool assume_clean;		/* create: parity needs no initial resync */
 	bool force;
 	bool scan;
 	bool json;
@@ -115,6 +120,7 @@ int fr_cmd_examine(const struct fr_opts *o);
 int fr_cmd_list(const struct fr_opts *o);
 int fr_cmd_fail(const struct fr_opts *o);
 int fr_cmd_replace(const struct fr_opts *o);
+int fr_cmd_readd(const struct fr_opts *o);
 int fr_cmd_set(const struct fr_opts *o);
 
 /* What `fanraid set` was asked to change: each setting at most once. */

@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "bitmap_io.h"
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
 #include "table.h"
+#include "util.h"
 
 struct fr_candidates {
 	struct fr_member *m;
@@ -184,27 +186,101 @@ static uint64_t report_left_out(struct fr_member *m, uint32_t n,
  * A dirty raid6 with empty slots: rows written when it stopped may have
  * P/Q that disagree with their data, and an empty slot's chunk in such a
  * row is rebuilt from exactly that parity, so it would read back wrong.
- * Without a write-intent bitmap any row may be one of them. Refused
- * unless @force, as md refuses to start a dirty degraded array.
+ * With a write-intent bitmap those rows are in its set regions (@dirty of
+ * them, @region sectors each), and none set means none at risk; without
+ * one (@dirty UINT64_MAX) any row may be. Refused unless @force, as md
+ * refuses to start a dirty degraded array.
  */
-static bool dirty_degraded_ok(const char *name, uint64_t missing, bool force)
+static bool dirty_degraded_ok(const char *name, uint64_t missing,
+			      uint64_t dirty, uint32_t region, bool force)
 {
-	char slots[FR_MAX_DEVS * 4] = "";
+	char slots[FR_MAX_DEVS * 4] = "", rows[160], size[32];
 	size_t pos = 0;
 	uint32_t i;
 
+	if (!dirty) {
+		printf("%s: not stopped cleanly while degraded, but the bitmap shows no region being written: no row is at risk\n",
+		       name);
+		return true;
+	}
 	for (i = 0; i < FR_MAX_DEVS; i++)
 		if (missing >> i & 1)
 			pos += snprintf(slots + pos, sizeof(slots) - pos, "%s%u",
 					pos ? "," : "", i);
+	if (dirty == UINT64_MAX) {
+		snprintf(rows, sizeof(rows), "there is no write-intent bitmap, so any row may be affected");
+	} else {
+		fr_format_size((uint64_t)region << 9, size, sizeof(size));
+		snprintf(rows, sizeof(rows), "the bitmap shows %llu region%s of %s per member being written (fanraid examine counts them)",
+			 (unsigned long long)dirty, dirty == 1 ? "" : "s", size);
+	}
 	if (!force) {
-		fr_err("%s: was not stopped cleanly while degraded (slot %s missing): rows being written when it stopped may have parity that disagrees with their data, and slot %s's chunks in those rows would be rebuilt from that parity and read back wrong; there is no write-intent bitmap, so any row may be affected; not assembled (use --force to assemble anyway)",
-		       name, slots, slots);
+		fr_err("%s: was not stopped cleanly while degraded (slot %s missing): rows being written when it stopped may have parity that disagrees with their data, and slot %s's chunks in those rows would be rebuilt from that parity and read back wrong; %s; not assembled (use --force to assemble anyway)",
+		       name, slots, slots, rows);
 		return false;
 	}
-	fr_warn("%s: --force: assembling although it was not stopped cleanly while degraded (slot %s missing); rows written when it stopped may return wrong data for slot %s, and parity cannot be resynced until the array is complete",
-		name, slots, slots);
+	fr_warn("%s: --force: assembling although it was not stopped cleanly while degraded (slot %s missing); rows written when it stopped may return wrong data for slot %s (%s), and parity cannot be resynced until the array is complete",
+		name, slots, slots, rows);
 	return true;
+}
+
+/*
+ * Members left out of empty slots that can come back as re-adds: the
+ * bitmap holds every write since they left (their events are not older
+ * than the last time bits were cleared) and they were not halfway through
+ * a rebuild from scratch. They fill their slots in @slots; returns their
+ * mask. The kernel checks the events again at load.
+ */
+static uint64_t find_readds(struct fr_member *m, uint32_t n,
+			    struct fr_member **slots, const struct fr_sb *sb,
+			    uint64_t missing)
+{
+	uint64_t readd = 0;
+	uint32_t i;
+
+	if (sb->level != FR_LEVEL_RAID6 || !sb->bitmap_region_sectors)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const struct fr_sb *c = &m[i].sb;
+
+		if (!(missing >> c->slot & 1) || readd >> c->slot & 1 ||
+		    memcmp(c->array_uuid, sb->array_uuid, FR_UUID_LEN))
+			continue;
+		if (c->state & FR_SB_STATE_REBUILDING) {
+			fr_warn("%s: was being rebuilt from scratch when the array stopped; not re-added (fanraid replace rebuilds it)",
+				m[i].path);
+			continue;
+		}
+		if (c->events < sb->events_cleared || c->events > sb->events) {
+			fr_warn("%s: missed writes the bitmap no longer holds (events %llu, bits cleared at %llu); not re-added (fanraid replace rebuilds it)",
+				m[i].path, (unsigned long long)c->events,
+				(unsigned long long)sb->events_cleared);
+			continue;
+		}
+		slots[c->slot] = &m[i];
+		readd |= 1ull << c->slot;
+		printf("%s: re-adding %s as slot %u: only the regions written while it was away are recovered\n",
+		       sb->name, m[i].path, c->slot);
+	}
+	return readd;
+}
+
+/* Set bits in the bitmap of an in-sync member; UINT64_MAX without one. */
+static uint64_t dirty_regions(struct fr_member **slots, uint32_t n,
+			      uint64_t readd)
+{
+	uint64_t dirty;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!slots[i] || readd >> i & 1 || slots[i]->fd < 0)
+			continue;
+		if (!slots[i]->sb.bitmap_region_sectors ||
+		    fr_bitmap_count(slots[i], &slots[i]->sb, &dirty))
+			return UINT64_MAX;
+		return dirty;
+	}
+	return UINT64_MAX;
 }
 
 static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
@@ -215,8 +291,9 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	struct fr_dm_info info;
 	const struct fr_sb *sb = NULL;
 	struct fr_table t;
+	struct fr_member *written[FR_MAX_DEVS];
 	bool was_dirty = false;
-	uint64_t missing;
+	uint64_t missing, readd;
 	uint32_t i, ndevs;
 	int ret, rc = FR_EXIT_FAIL;
 
@@ -230,6 +307,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	ndevs = sb->ndevs;
 	name = sb->name;
 	missing = report_left_out(m, n, slots, sb);
+	readd = find_readds(m, n, slots, sb, missing);
+	missing &= ~readd;
 	fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
 	if (fr_dm_info_or_err(name, &info))
 		return FR_EXIT_FAIL;
@@ -248,15 +327,19 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	if (reopen_members(slots, ndevs))
 		goto out;
 	for (i = 0; i < ndevs; i++)
-		if (slots[i])
+		if (slots[i] && !(readd >> i & 1))
 			was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
 	fr_table_from_members(slots, ndevs, &t);
-	if (was_dirty && sb->level == FR_LEVEL_RAID6 && !missing) {
+	t.readd_mask = readd;
+	/* a re-added member is stale where the bitmap is set: degraded there */
+	if (was_dirty && sb->level == FR_LEVEL_RAID6 && !(missing | readd)) {
 		/* an unclean stop may have left P/Q behind the data */
 		t.resync = true;
 		fr_warn("%s: was not stopped cleanly; resyncing parity", name);
 	} else if (was_dirty && sb->level == FR_LEVEL_RAID6) {
-		if (!dirty_degraded_ok(name, missing, force))
+		if (!dirty_degraded_ok(name, missing | readd,
+				       dirty_regions(slots, ndevs, readd),
+				       sb->bitmap_region_sectors, force))
 			goto out;
 	} else if (was_dirty) {
 		fr_warn("%s: was not stopped cleanly", name);
@@ -267,8 +350,15 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	}
 	if (fr_dm_check_version(&t))
 		goto out;
-	/* record the empty slots: members that come back later are stale */
-	if (fr_members_write(slots, ndevs, FR_SB_STATE_DIRTY, 0, missing, 0))
+	/*
+	 * Record the empty slots: members that come back later are stale. A
+	 * re-added member keeps its own block as it is, so the kernel can
+	 * check its events; it leaves the failed mask once recovered.
+	 */
+	for (i = 0; i < ndevs; i++)
+		written[i] = readd >> i & 1 ? NULL : slots[i];
+	if (fr_members_write(written, ndevs, FR_SB_STATE_DIRTY, 0,
+			     missing | readd, 0))
 		goto out;
 	for (i = 0; i < ndevs; i++)
 		if (slots[i])

@@ -17,11 +17,13 @@
 #include <time.h>
 
 #include "array.h"
+#include "bitmap_io.h"
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
 #include "table.h"
 #include "util.h"
+#include "zeroout.h"
 
 /*
  * --stripe-cache-mb must hold two RAID6 operations' buffers for this
@@ -155,7 +157,7 @@ static int check_member(const struct fr_opts *o, struct fr_member *m,
 }
 
 static void print_result(const char *name, const struct fr_plan *p,
-			 uint32_t data_devs)
+			 uint32_t data_devs, bool zeroed, bool assume_clean)
 {
 	char size[32], chunk[32];
 	uint64_t stride = (uint64_t)p->chunk_sectors * 512 / 4096;
@@ -169,7 +171,11 @@ static void print_result(const char *name, const struct fr_plan *p,
 	       (unsigned long long)stride * data_devs, name);
 	printf("              mkfs.xfs -d su=%uk,sw=%u /dev/mapper/%s\n",
 	       p->chunk_sectors / 2, data_devs, name);
-	if (p->level == FR_LEVEL_RAID6)
+	if (zeroed)
+		printf("  members zeroed by write-zeroes: parity is consistent, no initial resync\n");
+	else if (assume_clean)
+		printf("  --assume-clean: no initial resync; parity is wrong wherever the members' old contents were not already consistent, until written or repaired\n");
+	else if (p->level == FR_LEVEL_RAID6)
 		printf("  parity resync is running in the background (fanraid status %s)\n",
 		       name);
 }
@@ -186,6 +192,7 @@ int fr_cmd_create(const struct fr_opts *o)
 	struct fr_plan plan;
 	struct fr_sb sb;
 	int ret, refused = 0, rc = FR_EXIT_FAIL;
+	bool zero, clean;
 
 	ret = check_args(o, name, n);
 	if (ret)
@@ -228,6 +235,19 @@ int fr_cmd_create(const struct fr_opts *o)
 	/* the chunk the plan settled on is the one the target will check */
 	if (!stripe_cache_fits(o, n, plan.chunk_sectors))
 		goto out;
+	if ((o->given & FR_OPT_BITMAP) && plan.level != FR_LEVEL_RAID6) {
+		fr_err("%s: --bitmap needs raid6 (raid0 has no parity to resync)",
+		       name);
+		goto out;
+	}
+	if (o->assume_clean && plan.level != FR_LEVEL_RAID6) {
+		fr_err("%s: --assume-clean needs raid6 (raid0 has no parity)", name);
+		goto out;
+	}
+	/* every member must offload it, or the resync is needed anyway */
+	zero = plan.level == FR_LEVEL_RAID6 && !o->assume_clean;
+	for (i = 0; i < n && zero; i++)
+		zero = fr_member_can_zero(&m[i]);
 
 	memset(&sb, 0, sizeof(sb));
 	sb.format_version = FR_SB_FORMAT_VERSION;
@@ -245,6 +265,12 @@ int fr_cmd_create(const struct fr_opts *o)
 	sb.ra_window = o->ra_window;
 	sb.ra_cache_mb = o->ra_cache_mb;
 	sb.stripe_cache_mb = o->stripe_cache_mb;
+	if (fr_bitmap_plan(plan.level, plan.chunk_sectors, plan.member_sectors,
+			   plan.data_offset, o->bitmap_region, o->bitmap_none,
+			   &sb, err, sizeof(err))) {
+		fr_err("%s: %s", name, err);
+		goto out;
+	}
 	sb.ctime = (uint64_t)time(NULL);
 	sb.utime = sb.ctime;
 	if (fr_uuid_generate(sb.array_uuid)) {
@@ -284,6 +310,33 @@ int fr_cmd_create(const struct fr_opts *o)
 		}
 		m[i].sb.events = 0;
 	}
+	/* zeroed data has zero parity: the array is redundant at once */
+	for (i = 0; i < n && zero; i++) {
+		ret = fr_member_zero(&m[i], plan.data_offset << 9,
+				     plan.member_sectors << 9);
+		if (ret) {
+			fr_warn("%s: write-zeroes failed (%s); resyncing parity instead",
+				m[i].path, strerror(-ret));
+			zero = false;
+		}
+	}
+	clean = zero || o->assume_clean;
+	if (clean) {
+		t.resync = false;
+		if (fr_table_build(&t, params, sizeof(params))) {
+			fr_err("%s: cannot build the table line", name);
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		/* every bit set: the initial resync covers the whole array */
+		ret = fr_bitmap_fill(&m[i], &m[i].sb, !clean);
+		if (ret) {
+			fr_err("%s: writing the bitmap failed: %s", m[i].path,
+			       strerror(-ret));
+			goto out;
+		}
+	}
 	if (fr_members_write(slots, n, FR_SB_STATE_DIRTY, 0, 0, 0))
 		goto out;
 	/* dm claims the members exclusively; our O_EXCL fds must go first */
@@ -300,7 +353,8 @@ int fr_cmd_create(const struct fr_opts *o)
 		       name, name);
 		goto out;
 	}
-	print_result(name, &plan, n - fr_level_parity_devs(plan.level));
+	print_result(name, &plan, n - fr_level_parity_devs(plan.level), zero,
+		     o->assume_clean);
 	rc = FR_EXIT_OK;
 out:
 	for (i = 0; i < n; i++)

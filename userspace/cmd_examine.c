@@ -4,6 +4,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <fanraid/bitmap.h>
+
+#include "bitmap_io.h"
 #include "cli.h"
 #include "probe.h"
 #include "table.h"
@@ -11,8 +14,9 @@
 
 static void state_string(uint32_t state, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
-		 state & FR_SB_STATE_DEGRADED ? ",degraded" : "");
+	snprintf(buf, len, "%s%s%s", state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
+		 state & FR_SB_STATE_DEGRADED ? ",degraded" : "",
+		 state & FR_SB_STATE_REBUILDING ? ",rebuilding" : "");
 }
 
 static const char *ra_mode_name(uint32_t mode)
@@ -29,7 +33,8 @@ static void time_string(uint64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)t);
 }
 
-static void print_json(const char *path, const struct fr_sb *sb)
+static void print_json(const char *path, const struct fr_sb *sb,
+		       uint64_t dirty)
 {
 	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
 	char state[32], ct[32], ut[32];
@@ -66,12 +71,18 @@ static void print_json(const char *path, const struct fr_sb *sb)
 		printf("\"ra_cache_mb\": %u, ", sb->ra_cache_mb);
 	/* null: not given (0 in a block from before the field) */
 	if (fr_sb_stripe_cache_given(sb))
-		printf("\"stripe_cache_mb\": %u}\n", sb->stripe_cache_mb);
+		printf("\"stripe_cache_mb\": %u, ", sb->stripe_cache_mb);
 	else
-		printf("\"stripe_cache_mb\": null}\n");
+		printf("\"stripe_cache_mb\": null, ");
+	printf("\"bitmap_region_sectors\": %u, \"bitmap_sectors\": %u, "
+	       "\"bitmap_dirty_regions\": %llu, \"events_cleared\": %llu}\n",
+	       sb->bitmap_region_sectors, sb->bitmap_sectors,
+	       (unsigned long long)dirty,
+	       (unsigned long long)sb->events_cleared);
 }
 
-static void print_human(const char *path, const struct fr_sb *sb)
+static void print_human(const char *path, const struct fr_sb *sb,
+			uint64_t dirty)
 {
 	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
 	char state[32], ct[32], ut[32], size[32], chunk[32], msize[32];
@@ -115,6 +126,19 @@ static void print_human(const char *path, const struct fr_sb *sb)
 	else if (sb->level == FR_LEVEL_RAID6)
 		printf("     stripe cache: %u MiB (default)\n",
 		       fr_stripe_cache_default_mb(sb->ndevs, sb->chunk_sectors));
+	if (sb->bitmap_region_sectors) {
+		char region[32];
+
+		fr_format_size((uint64_t)sb->bitmap_region_sectors << 9, region,
+			       sizeof(region));
+		printf("           bitmap: %llu of %llu regions of %s dirty, cleared at events %llu\n",
+		       (unsigned long long)dirty,
+		       (unsigned long long)fr_bitmap_regions(sb->member_sectors,
+							     sb->bitmap_region_sectors),
+		       region, (unsigned long long)sb->events_cleared);
+	} else if (sb->level == FR_LEVEL_RAID6) {
+		printf("           bitmap: none\n");
+	}
 	printf("%17s: %s\n%17s: %s\n", "created", ct, "updated", ut);
 	printf("          version: format %u, layout %u\n", sb->format_version,
 	       sb->layout_version);
@@ -123,6 +147,7 @@ static void print_human(const char *path, const struct fr_sb *sb)
 int fr_cmd_examine(const struct fr_opts *o)
 {
 	struct fr_member m;
+	uint64_t dirty = 0;
 	int ret;
 
 	fr_member_init(&m, o->argv[0]);
@@ -132,6 +157,8 @@ int fr_cmd_examine(const struct fr_opts *o)
 		return FR_EXIT_FAIL;
 	}
 	ret = fr_sb_read(&m);
+	if (!ret && !m.sb_err)
+		ret = fr_bitmap_count(&m, &m.sb, &dirty);
 	fr_member_close(&m);
 	if (ret) {
 		fr_err("%s: reading the superblock failed: %s", m.path,
@@ -143,8 +170,8 @@ int fr_cmd_examine(const struct fr_opts *o)
 		return FR_EXIT_FAIL;
 	}
 	if (o->json)
-		print_json(m.path, &m.sb);
+		print_json(m.path, &m.sb, dirty);
 	else
-		print_human(m.path, &m.sb);
+		print_human(m.path, &m.sb, dirty);
 	return FR_EXIT_OK;
 }

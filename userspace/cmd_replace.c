@@ -151,9 +151,13 @@ int fr_cmd_replace(const struct fr_opts *o)
 	t.devs[slot].minor = minor(nm.rdev);
 	t.devs[slot].offset = tmpl->data_offset;
 	t.rebuild_mask = 1ull << slot;
-	for (i = 0; i < t.ndevs; i++)
-		if (st.health[i] == 'a')
+	for (i = 0; i < t.ndevs; i++) {
+		if (st.health[i] != 'a')
+			t.readd_mask &= ~(1ull << i);
+		else if (!(t.readd_mask >> i & 1))
 			t.rebuild_mask |= 1ull << i;
+	}
+	t.readd_mask &= ~(1ull << slot);
 	t.resync = t.resync && !strcmp(st.action, "resync");
 	if (fr_table_build(&t, params, sizeof(params))) {
 		fr_err("%s: cannot replace slot %u: more than two members would be missing or rebuilding",
@@ -177,6 +181,8 @@ int fr_cmd_replace(const struct fr_opts *o)
 		fr_err("%s: cannot generate a UUID: %s", nm.path, strerror(errno));
 		goto out;
 	}
+	/* a crash mid-rebuild must never let it back in as a re-add */
+	sb.state |= FR_SB_STATE_REBUILDING;
 	nm.sb = sb;
 	slots[slot] = &nm;
 	/* every writer lands on the same events; the new slot stays failed until in sync */

@@ -126,6 +126,17 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		       st->sb_state, (unsigned long long)st->sb_events);
 	else
 		printf("\"superblock\": null, ");
+	if (st->has_bitmap && st->bitmap_region_sectors)
+		printf("\"bitmap\": {\"region_sectors\": %u, \"dirty_regions\": %llu, \"sync_regions\": %llu}, ",
+		       st->bitmap_region_sectors,
+		       (unsigned long long)st->bitmap_dirty,
+		       (unsigned long long)st->sync_regions);
+	else
+		printf("\"bitmap\": null, ");
+	if (st->has_bitmap && st->lost_row != UINT64_MAX)
+		printf("\"rebuild_lost_row\": %llu, ", (unsigned long long)st->lost_row);
+	else
+		printf("\"rebuild_lost_row\": null, ");
 	printf("\"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
@@ -197,6 +208,18 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 	if (st->has_sb && t->superblock)
 		printf("  superblock: %s, events %llu (kept by the kernel)\n",
 		       st->sb_state, (unsigned long long)st->sb_events);
+	if (st->has_bitmap && st->bitmap_region_sectors) {
+		char region[32];
+
+		fr_format_size((uint64_t)st->bitmap_region_sectors << 9, region,
+			       sizeof(region));
+		printf("  bitmap: %llu regions of %s dirty; the last sync pass covered %llu regions\n",
+		       (unsigned long long)st->bitmap_dirty, region,
+		       (unsigned long long)st->sync_regions);
+	}
+	if (st->has_bitmap && st->lost_row != UINT64_MAX)
+		printf("  REBUILD STOPPED at row %llu: more than two blocks of that row were lost, so its data is gone; the members being rebuilt are failed (see the kernel log)\n",
+		       (unsigned long long)st->lost_row);
 	if (t->level == FR_LEVEL_RAID6) {
 		printf("  stripe cache %s", stripe_cache(t, sc, sizeof(sc)));
 		if (st->has_stripe_cache)

@@ -86,9 +86,10 @@ int fr_cmd_stop(const struct fr_opts *o)
 	if (resyncing && t.level == FR_LEVEL_RAID6)
 		fr_warn("%s: stopped before the parity resync finished; the next assemble resyncs again",
 			name);
+	/* only members in sync are written: none is being rebuilt any more */
 	ret = fr_members_write(slots, t.ndevs, 0,
-			       resyncing && t.level == FR_LEVEL_RAID6 ? 0 :
-			       FR_SB_STATE_DIRTY,
+			       (resyncing && t.level == FR_LEVEL_RAID6 ? 0 :
+				FR_SB_STATE_DIRTY) | FR_SB_STATE_REBUILDING,
 			       failed, health_known ? ~failed : 0);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);

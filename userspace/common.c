@@ -92,6 +92,8 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 	t->stripe_cache_mb = t->stripe_cache_set ? sb->stripe_cache_mb : 0;
 	/* raid6: the kernel records failures and clean/dirty from now on */
 	t->superblock = sb->level == FR_LEVEL_RAID6;
+	t->bitmap_set = sb->bitmap_region_sectors != 0;
+	t->bitmap_region = sb->bitmap_region_sectors;
 	t->ndevs = n;
 	for (i = 0; i < n; i++) {
 		if (!slots[i]) {

@@ -149,6 +149,20 @@ int fr_status_parse(const char *line, struct fr_status *st)
 			return -EINVAL;
 		st->has_sb = true;
 	}
+	/* v1.4.0+: the bitmap's region, its bits set, the regions synced */
+	if (st->has_sb && *p) {
+		if (next_u64(&p, &v) || v > UINT32_MAX ||
+		    next_u64(&p, &st->bitmap_dirty) ||
+		    next_u64(&p, &st->sync_regions) ||
+		    next_word(&p, word, sizeof(word)))
+			return -EINVAL;
+		st->lost_row = UINT64_MAX;
+		if (strcmp(word, "-") && (fr_parse_u64(word, &st->lost_row) ||
+					  st->lost_row == UINT64_MAX))
+			return -EINVAL;
+		st->bitmap_region_sectors = (uint32_t)v;
+		st->has_bitmap = true;
+	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))
 			return -EINVAL;

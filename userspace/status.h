@@ -12,11 +12,14 @@
  *        <check_blamed_sectors> (target 1.2.0+)
  *   then <sb_events> <sb_state> (target 1.3.0+: superblock events and
  *        clean, dirty or none)
+ *   then <bitmap_region_sectors> <bitmap_dirty_regions> <sync_regions>
+ *        <rebuild_lost_row> (target 1.4.0+: 0 0 0 without a bitmap; the
+ *        row where a rebuild stopped because its data is lost, or -)
  *
  * Health is one character per member: A alive, a alive but not in sync,
  * D dead. The grammar only ever grows at the end: the fields after the
  * per-member counters are each optional from the right (an older target
- * stops earlier), and words after sb_state are counted and ignored.
+ * stops earlier), and words after rebuild_lost_row are counted and ignored.
  */
 #ifndef FR_STATUS_H
 #define FR_STATUS_H
@@ -61,6 +64,11 @@ struct fr_status {
 	bool has_sb;				/* the two below were printed */
 	uint64_t sb_events;			/* 0 without the superblock feature */
 	char sb_state[8];			/* clean, dirty or none */
+	bool has_bitmap;			/* the four below were printed */
+	uint32_t bitmap_region_sectors;		/* 0: no write-intent bitmap */
+	uint64_t bitmap_dirty;			/* regions whose bit is set */
+	uint64_t sync_regions;			/* regions the last sync pass covered */
+	uint64_t lost_row;			/* where a rebuild stopped, data lost; UINT64_MAX none */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

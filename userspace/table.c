@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fanraid/bitmap.h>
+
 #include "sb.h"
 #include "table.h"
 #include "util.h"
@@ -73,9 +75,21 @@ static bool features_valid(const struct fr_table *t)
 		return false;
 	if (t->ndevs < 64 && t->rebuild_mask >> t->ndevs)
 		return false;
+	if (t->ndevs < 64 && t->readd_mask >> t->ndevs)
+		return false;
+	if (t->rebuild_mask & t->readd_mask)
+		return false;
 	for (i = 0; i < t->ndevs; i++)
-		lost += t->devs[i].missing || (t->rebuild_mask >> i & 1);
+		lost += t->devs[i].missing ||
+			((t->rebuild_mask | t->readd_mask) >> i & 1);
 	if (t->safe_mode_delay_set && !t->superblock)
+		return false;
+	if ((t->bitmap_set && !t->superblock) ||
+	    (t->readd_mask && !t->bitmap_set))
+		return false;
+	if (t->bitmap_set && (!t->bitmap_region ||
+			      t->bitmap_region & (t->bitmap_region - 1) ||
+			      t->bitmap_region > FR_BITMAP_MAX_REGION))
 		return false;
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
@@ -107,7 +121,9 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
 		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0) +
 		(t->stripe_cache_set ? 2 : 0) + (t->max_read_errors_set ? 2 : 0) +
-		(t->superblock ? 1 : 0) + (t->safe_mode_delay_set ? 2 : 0);
+		(t->superblock ? 1 : 0) + (t->safe_mode_delay_set ? 2 : 0) +
+		(t->bitmap_set ? 2 : 0) +
+		2 * (uint32_t)__builtin_popcountll(t->readd_mask);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -143,6 +159,11 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		FR_EMIT(" superblock");
 	if (t->safe_mode_delay_set)
 		FR_EMIT(" safe_mode_delay %u", t->safe_mode_delay);
+	if (t->bitmap_set)
+		FR_EMIT(" bitmap %u", t->bitmap_region);
+	for (i = 0; i < t->ndevs; i++)
+		if (t->readd_mask >> i & 1)
+			FR_EMIT(" readd %u", i);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -178,7 +199,7 @@ static int parse_devno(const char *s, struct fr_table_dev *d)
 static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 {
 	int last = -1, rank;	/* canonical position of the previous feature */
-	uint32_t i, idx, prev_rebuild = 0;
+	uint32_t i, idx, prev_rebuild = 0, prev_readd = 0;
 
 	for (i = 0; i < nargs; i++) {
 		if (!tok[i])
@@ -192,7 +213,7 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 				"flush_policy", "max_sync_rate", "rebuild",
 				NULL, "readahead", "ra_window", "ra_cache_mb",
 				"stripe_cache_mb", "max_read_errors", NULL,
-				"safe_mode_delay",
+				"safe_mode_delay", "bitmap", "readd",
 			};
 			const int nvalued = sizeof(valued) / sizeof(valued[0]);
 
@@ -204,7 +225,7 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 			if (rank == nvalued)
 				return -EINVAL;
 		}
-		if (rank < last || (rank == last && rank != 2))
+		if (rank < last || (rank == last && rank != 2 && rank != 12))
 			return -EINVAL;
 		last = rank;
 		switch (rank) {
@@ -258,10 +279,22 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 		case 9:
 			t->superblock = true;
 			break;
-		default:
+		case 10:
 			if (fr_parse_u32(tok[++i], &t->safe_mode_delay))
 				return -EINVAL;
 			t->safe_mode_delay_set = true;
+			break;
+		case 11:
+			if (fr_parse_u32(tok[++i], &t->bitmap_region))
+				return -EINVAL;
+			t->bitmap_set = true;
+			break;
+		default:
+			if (fr_parse_u32(tok[++i], &idx) || idx >= FR_MAX_DEVS ||
+			    (t->readd_mask && idx <= prev_readd))
+				return -EINVAL;
+			t->readd_mask |= 1ull << idx;
+			prev_readd = idx;
 		}
 	}
 	return 0;
@@ -287,7 +320,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 22 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 30 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -344,8 +377,13 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 3;
+	v->minor = 4;
 	v->patch = 0;
+	if (t->readd_mask)
+		return "readd";
+	if (t->bitmap_set)
+		return "bitmap";
+	v->minor = 3;
 	if (t->safe_mode_delay_set)
 		return "safe_mode_delay";
 	if (t->superblock)

@@ -12,7 +12,8 @@
  * rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
  * ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB> (raid6,
  * target 1.1.0+), superblock (raid6) and safe_mode_delay <ms> (target
- * 1.3.0+).
+ * 1.3.0+), bitmap <region_sectors> and readd <idx> (ascending, target
+ * 1.4.0+).
  */
 #ifndef FR_TABLE_H
 #define FR_TABLE_H
@@ -55,6 +56,9 @@ struct fr_table {
 	bool superblock;	/* raid6: the kernel keeps the superblocks current */
 	bool safe_mode_delay_set;
 	uint32_t safe_mode_delay;	/* ms idle before marking clean */
+	bool bitmap_set;
+	uint32_t bitmap_region;	/* write-intent bitmap region, sectors */
+	uint64_t readd_mask;	/* bit i: member i re-added, recovered by the bitmap */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };

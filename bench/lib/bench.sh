@@ -36,10 +36,11 @@ done
 type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&2; exit 2; }
 export DM_DISABLE_UDEV=1
 
-mode="" devlist="" out="" suite=full only=""
+mode="" devlist="" out="" suite=full only="" advise=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--vm) mode=vm ;;
+	--advise) advise=1 ;;
 	--devices) mode=host devlist=$2; shift ;;
 	--out) out=$2; shift ;;
 	--suite) suite=$2; shift ;;
@@ -123,7 +124,8 @@ load_entry() { # LINE
 	S=([id]="" [job]="" [suite]="" [n]=1 [layers]="" [fs]=none [bs]=1M
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
-	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0)
+	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
+	   [layout]=0 [share]=-)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -254,7 +256,7 @@ members_wipe() { # N
 
 # --- layers ----------------------------------------------------------------
 
-TARGET="" LAYER_DEV="" SKIP_REASON=""
+TARGET="" LAYER_DEV="" SKIP_REASON="" RA_KEPT=""
 # What layer_degrade failed and how the layer reports it, for the .meta.
 FAILED_MEMBERS="" DEGRADED_STATE=""
 # Set when a layer wrote signatures (md superblock, a filesystem) that the
@@ -308,6 +310,7 @@ layer_up() { # LAYER N
 	devs=("${MEMBERS[@]:0:$n}")
 	# fail=K is measured only where a degraded state exists; anything else
 	# would be a healthy layer reported as a degraded one.
+	RA_KEPT=""
 	case "${S[fail]}:$layer" in
 	0:* | *:fanraid-raid6 | *:md-raid6) ;;
 	*)
@@ -377,11 +380,6 @@ layer_up() { # LAYER N
 		return 1 ;;
 	esac
 
-	# The readahead window of the device the filesystem or fio sees.
-	if [ "${S[ra_kb]}" != - ] && [ -b "$LAYER_DEV" ]; then
-		blockdev --setra $((S[ra_kb] * 2)) "$LAYER_DEV"
-	fi
-
 	# A filesystem on the layer, unless the layer is one. mkfs= adds
 	# options (':' for spaces); xfs and ext4 take their stripe hints from
 	# the layer's io_min/io_opt unless told otherwise.
@@ -410,7 +408,74 @@ layer_up() { # LAYER N
 	else
 		TARGET=$LAYER_DEV
 	fi
+	RA_KEPT=$(ra_get)
+	if [ "${S[layout]}" = 1 ] && [ "$TARGET" = "$MNT/fio.file" ]; then
+		layout_file "$n" || { SKIP_REASON="writing the ${S[size]} x $n file failed"; return 1; }
+	fi
 	return 0
+}
+
+# The readahead window (read_ahead_kb) that buffered reads of TARGET get:
+# the layer's block device, or for btrfs the bdi of the filesystem (btrfs
+# reads through its own, not through any member's).
+ra_file() {
+	local uuid
+	if [ "$LAYER_DEV" = btrfs ] || [ "${S[fs]}" = btrfs ]; then
+		uuid=$(blkid -s UUID -o value "$([ "$LAYER_DEV" = btrfs ] && echo "${MEMBERS[0]}" || echo "$LAYER_DEV")" 2>/dev/null)
+		echo "/sys/fs/btrfs/$uuid/bdi/read_ahead_kb"
+	fi
+}
+
+# read_ahead_kb of the layer: blockdev for a block device (a node that
+# dmsetup mknodes made has no sysfs name to follow), sysfs for btrfs.
+ra_get() {
+	local f
+	f=$(ra_file)
+	if [ -n "$f" ]; then
+		[ -r "$f" ] && cat "$f"
+	elif [ -b "$LAYER_DEV" ]; then
+		echo $(($(blockdev --getra "$LAYER_DEV") / 2))
+	fi
+}
+
+# The window an entry asks for: ra_kb=- keeps what the layer came up with
+# (entries sharing a build each start from it again), auto is what
+# `fanraid set NAME read-ahead-kb auto` writes (fr_set_auto_kb in
+# userspace/cmd_set.c): two full stripes, chunk sectors x data members KiB,
+# given to every layer alike so that the layers, not the windows, differ.
+ra_apply() { # N
+	local f kb=${S[ra_kb]}
+	case $kb in
+	-) kb=$RA_KEPT ;;
+	auto) kb=$((S[chunk] * $1)) ;;
+	esac
+	[ -n "$kb" ] || return 0
+	f=$(ra_file)
+	if [ -n "$f" ]; then
+		[ -w "$f" ] && echo "$kb" >"$f"
+	elif [ -b "$LAYER_DEV" ]; then
+		blockdev --setra $((kb * 2)) "$LAYER_DEV"
+	fi
+	return 0
+}
+
+# layout=1: the file the readers read, written once per build with
+# O_DIRECT at queue depth 32, so every byte read later comes from the
+# members (a preallocated, never written extent would read as zeroes
+# without touching them) and no fio run lays it out on its own clock.
+layout_file() { # N
+	local mib=$(($(to_mib "${S[size]}") * $1))
+	(cd /tmp && fio --name=layout --filename="$MNT/fio.file" --rw=write \
+		--bs=1M --iodepth=32 --ioengine=libaio --direct=1 --size="${mib}M" \
+		--end_fsync=1 >/tmp/bench-layout.log 2>&1) || { cat /tmp/bench-layout.log; return 1; }
+}
+
+# Jiffies the guest's CPUs were busy (not idle, not waiting for I/O) and
+# in all, from the first line of /proc/stat.
+cpu_ticks() {
+	local _cpu u ni sy id io irq si st
+	read -r _cpu u ni sy id io irq si st _ </proc/stat
+	echo "$((u + ni + sy + irq + si + st)) $((u + ni + sy + id + io + irq + si + st))"
 }
 
 # fail=K: takes members 0 .. K-1 of a RAID6 layer out of service after it
@@ -541,7 +606,13 @@ run_one() { # LAYER N
 	# block devices; N members' worth for a file in a filesystem is too much
 	# once metadata and the second copy of raid1 metadata are counted, so
 	# files get half.
-	case "$layer:${S[fs]}" in
+	local jobs=${S[jobs]}
+	[ "$jobs" = cpus ] && jobs=$(nproc)
+	case "$layer:${S[fs]}:${S[layout]}" in
+	# layout=1: a file of size x N that the runner wrote, or on the raw
+	# ceiling size per member, split between the readers.
+	raw:*:1) export BENCH_SIZE=$((size_mib / jobs))M ;;
+	*:1) export BENCH_SIZE=$((size_mib * n / jobs))M ;;
 	raw:*) export BENCH_SIZE=${size_mib}M ;;
 	*:none)
 		if [ "$LAYER_DEV" = btrfs ]; then
@@ -553,14 +624,24 @@ run_one() { # LAYER N
 	esac
 	export BENCH_TARGET=$TARGET BENCH_BS=${S[bs]} BENCH_QD=${S[qd]}
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
-	export BENCH_LOG=$out/$rel
+	export BENCH_LOG=$out/$rel BENCH_JOBS=$jobs
+	BENCH_TIME_BASED=1
+	[ "${S[once]}" = 1 ] && BENCH_TIME_BASED=0
+	export BENCH_TIME_BASED
 
 	cache=cold
 	drop_caches
 	before=$(member_sectors "$n")
 	sb=$(fanraid_status)
+	local cpu0 cpu1 busy
+	cpu0=$(cpu_ticks)
 	(cd /tmp && fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
 	local rc=$?
+	cpu1=$(cpu_ticks)
+	# Share of the CPUs' time busy over the run: where it is near 100 the
+	# emulated CPU, not the members or the layer, sets the figure.
+	# (busybox awk reads "printf ..., t > 0" as a redirection: parentheses)
+	busy=$(echo "$cpu0 $cpu1" | awk '{ t = $4 - $2; printf "%.0f", (t > 0) ? 100 * ($3 - $1) / t : 0 }')
 	sync
 	after=$(member_sectors "$n")
 	sa=$(fanraid_status)
@@ -612,13 +693,19 @@ run_one() { # LAYER N
 		echo "runtime=${S[runtime]}"
 		echo "ramp=${S[ramp]}"
 		echo "job_size=$BENCH_SIZE"
+		echo "jobs=$jobs"
+		echo "once=${S[once]}"
+		echo "cpus=$(nproc)"
+		echo "cpu_busy_pct=$busy"
 		echo "chunk_sectors=${S[chunk]}"
 		echo "features=${S[features]}"
 		echo "mkfs=${S[mkfs]}"
 		echo "fail=${S[fail]}"
 		[ -n "$FAILED_MEMBERS" ] && echo "failed_members=$FAILED_MEMBERS"
 		[ -n "$DEGRADED_STATE" ] && echo "degraded_state=$DEGRADED_STATE"
-		[ -b "$LAYER_DEV" ] && echo "read_ahead_kb=$(($(blockdev --getra "$LAYER_DEV") / 2))"
+		local ra
+		ra=$(ra_get)
+		[ -n "$ra" ] && echo "read_ahead_kb=$ra"
 		[ -b "$LAYER_DEV" ] && echo "io_min=$(blockdev --getiomin "$LAYER_DEV")"
 		[ -b "$LAYER_DEV" ] && echo "io_opt=$(blockdev --getioopt "$LAYER_DEV")"
 		echo "mode=$mode"
@@ -648,7 +735,8 @@ run_one() { # LAYER N
 	line="$line $([ "${S[direct]}" = 1 ] && echo O_DIRECT || echo buffered) $cache"
 	[ "${S[fail]}" != 0 ] && line="$line degraded (fail=${S[fail]})"
 	[ "${S[fs]}" != none ] && line="$line on ${S[fs]}"
-	line="$line: read $rbw MiB/s, write $wbw MiB/s"
+	[ "$jobs" != 1 ] && line="$line, $jobs readers"
+	line="$line: read $rbw MiB/s, write $wbw MiB/s, CPU $busy% busy"
 	if [ "${S[amp]}" = 1 ] && [ "$io" -gt 0 ]; then
 		line="$line, write amplification $(awk -v m=$((wr * 512)) -v a="$io" 'BEGIN { printf "%.2f", m / a }')"
 	fi
@@ -680,7 +768,7 @@ for e in "${entries[@]}"; do
 		done
 	done
 done
-[ $total -gt 0 ] || { say "nothing selected (suite $suite${only:+, only $only})"; exit 2; }
+[ $total -gt 0 ] || [ "$advise" = 1 ] || { say "nothing selected (suite $suite${only:+, only $only})"; exit 2; }
 
 maxdev=0
 if [ "$mode" = host ]; then
@@ -699,17 +787,49 @@ for e in "${entries[@]}"; do
 	done
 done
 
-start_all=$(date +%s)
-say "$total runs, about ${budget_left}s; results in $out"
+# Groups of selected entries run on one build of each layer: an entry
+# whose share= names the same group as the entry before it joins that
+# entry's group (same members, n, fs, chunk, features, mkfs and size,
+# checked; layers a subset of the first entry's), so one mkfs and one file
+# serve several workloads.
+groups=() prev_share=-
 for e in "${entries[@]}"; do
 	load_entry "$e"
 	selected || continue
-	mkdir -p "$out/${S[id]}"
-	: >"$out/${S[id]}/skipped"
-	echo "$e" >"$out/${S[id]}/entry"
-	emit_file "${S[id]}/entry"
+	if [ "${S[share]}" != - ] && [ "${S[share]}" = "$prev_share" ]; then
+		groups[${#groups[@]} - 1]+=$'\n'$e
+	else
+		groups+=("$e")
+	fi
+	prev_share=${S[share]}
+done
 
-	counts=${S[n]//,/ }
+# What a group's entries must have in common to share one build.
+build_key() {
+	echo "${S[n]} ${S[fs]} ${S[chunk]} ${S[features]} ${S[mkfs]} ${S[size]} ${S[member]} ${S[cache]} ${S[flush_ms]} ${S[layout]} ${S[fail]}"
+}
+
+start_all=$(date +%s)
+say "$total runs, about ${budget_left}s; results in $out"
+for g in "${groups[@]}"; do
+	mapfile -t gents <<<"$g"
+	key=""
+	for e in "${gents[@]}"; do
+		load_entry "$e"
+		if [ -n "$key" ] && [ "$(build_key)" != "$key" ]; then
+			say "${S[id]}: share=${S[share]} needs the same n, fs, chunk, features, mkfs, size and members as the entry before it"
+			exit 2
+		fi
+		key=$(build_key)
+		mkdir -p "$out/${S[id]}"
+		: >"$out/${S[id]}/skipped"
+		echo "$e" >"$out/${S[id]}/entry"
+		emit_file "${S[id]}/entry"
+	done
+	load_entry "${gents[0]}"
+
+	# The first entry's layers and counts: the others' are subsets.
+	counts=${S[n]//,/ } glayers=${S[layers]//,/ }
 	max=0
 	for n in $counts; do [ "$n" -gt "$max" ] && max=$n; done
 	if [ "$mode" = host ] && [ "$max" -gt "$maxdev" ]; then
@@ -731,22 +851,37 @@ for e in "${entries[@]}"; do
 	esac
 
 	for n in $counts; do
-		for l in ${S[layers]//,/ }; do
+		for l in $glayers; do
 			t0=$(date +%s)
-			done_runs=$((done_runs + 1))
-			if [ "$done_runs" -gt 1 ]; then
-				eta=$(((total - done_runs + 1) * spent / (done_runs - 1)))
+			load_entry "${gents[0]}"
+			# The entries of the group that compare this layer: one
+			# progress line for their runs on this build.
+			ents=()
+			for e in "${gents[@]}"; do
+				load_entry "$e"
+				case ",${S[layers]}," in *",$l,"*) ents+=("$e") ;; esac
+			done
+			load_entry "${gents[0]}"
+			done_runs=$((done_runs + ${#ents[@]}))
+			if [ "$done_runs" -gt ${#ents[@]} ]; then
+				eta=$(((total - done_runs + ${#ents[@]}) * spent / (done_runs - ${#ents[@]})))
 			else
 				eta=$budget_left
 			fi
-			echo "@@P $done_runs $total $eta ${S[id]} $l $n"
+			echo "@@P $((done_runs - ${#ents[@]} + 1)) $total $eta ${S[id]} $l $n"
 			if [ -n "$whole_skip" ]; then
-				echo "$l $n $whole_skip" >>"$out/${S[id]}/skipped"
-				say "skip ${S[id]} $l N=$n: $whole_skip"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n $whole_skip" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $whole_skip"
+				done
 				continue
 			fi
 			if [ "$n" -gt "$max" ]; then
-				echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n only $max members" >>"$out/${S[id]}/skipped"
+				done
 				continue
 			fi
 			# fresh=1: new null_blk members for every run, so no run
@@ -759,10 +894,17 @@ for e in "${entries[@]}"; do
 			used=1
 			watchdog_start "${S[id]} $l N=$n"
 			if layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
-				run_one "$l" "$n"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					ra_apply "$n"
+					run_one "$l" "$n"
+				done
 			else
-				echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
-				say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				for e in "${ents[@]}"; do
+					load_entry "$e"
+					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				done
 			fi
 			layer_down "$n"
 			watchdog_stop
@@ -770,6 +912,32 @@ for e in "${entries[@]}"; do
 		done
 	done
 	members_down
-	emit_file "${S[id]}/skipped"
+	for e in "${gents[@]}"; do
+		load_entry "$e"
+		emit_file "${S[id]}/skipped"
+	done
 done
 say "done in $(($(date +%s) - start_all))s"
+
+# --advise in the VM: the advisor (bench/lib/advise.sh) against a fanraid
+# RAID0 array of ADVISE_N simulated SSDs like the demo's (75 MiB/s), made
+# with the target's defaults as `fanraid create` would. The members are
+# the VM's own, so the advice also measures what needs writes.
+if [ "$advise" = 1 ] && [ "$mode" = vm ]; then
+	load_entry "id=advise n=${ADVISE_N:-8} member=76 size=512M"
+	t0=$(date +%s)
+	if members_up "${S[n]}" && have_target fanraid; then
+		len=$(member_chunks_len "${S[n]}" 1024)
+		dmsetup create fr-advise --table \
+			"0 $((len * S[n])) fanraid raid0 1024 0 ${S[n]}$(dm_devs_args "${S[n]}")" &&
+			dmsetup mknodes fr-advise &&
+			bash "$here/advise.sh" --array /dev/mapper/fr-advise --yes-destroy-data --out "$out"
+		dmsetup remove fr-advise 2>/dev/null
+		emit_file advice.txt
+		emit_file advice.log
+	else
+		say "advise: could not make ${S[n]} members with dm-fanraid loaded"
+	fi
+	members_down
+	say "advice in $(($(date +%s) - t0))s"
+fi

@@ -112,7 +112,7 @@ u8 rc_gf_inv_ref(u8 a);
  * Most words the feature group may hold: every feature once, rebuild
  * twice. The target's dm_arg bound for <#feature_args>.
  */
-#define RC_FEATURE_WORDS_MAX	22
+#define RC_FEATURE_WORDS_MAX	30
 
 /** Flush policies of the table's flush_policy feature. */
 enum rc_flush_policy {
@@ -163,6 +163,9 @@ struct rc_array {
 	bool superblock;		/* raid6: members carry the superblock */
 	u32 safe_mode_delay;		/* ms, with superblock */
 	bool safe_mode_delay_given;
+	u32 bitmap_region;		/* write-intent bitmap region, sectors */
+	bool bitmap_given;
+	u64 readd;			/* bit i: "readd i" was given */
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
@@ -185,8 +188,10 @@ struct rc_array {
  * (raid6, up to twice), resync (raid6), readahead on|off, ra_window
  * <1-64 stripes>, ra_cache_mb <0-4096>, stripe_cache_mb <MiB> (raid6,
  * fr_r6_stripe_cache_min_mb()..4096), max_read_errors <count> (raid6),
- * superblock (raid6), safe_mode_delay <ms> (with superblock). Only rebuild changes what raidcalc
- * does (it marks members rebuilding); the rest steer the running target,
+ * superblock (raid6), safe_mode_delay <ms> (with superblock), bitmap
+ * <region_sectors> (with superblock), readd <idx> (with bitmap, up to
+ * twice). Only rebuild and readd change what raidcalc does (they mark
+ * members rebuilding); the rest steer the running target,
  * never the layout, and are kept for rc_array_format(). "- -" as a
  * pair is a missing raid6 member; at most two members may be missing or
  * rebuilding. Messages match the target's.

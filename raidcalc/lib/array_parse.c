@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fanraid/bitmap.h>
 #include "internal.h"
 
 /* Words not yet consumed. */
@@ -221,6 +222,34 @@ static int rc_parse_safe_mode_delay(struct rc_array *a, struct rc_words *w,
 	return 0;
 }
 
+static int rc_parse_bitmap(struct rc_array *a, struct rc_words *w,
+			   const char *val)
+{
+	u32 r;
+
+	if (a->bitmap_given)
+		return rc_fail(a, w, "Feature bitmap duplicated");
+	if (!rc_parse_u32(val, &r) || !r || r & (r - 1) ||
+	    r > FR_BITMAP_MAX_REGION)
+		return rc_fail(a, w, "Invalid bitmap region: not a power of two of sectors (1-2147483648)");
+	a->bitmap_region = r;
+	a->bitmap_given = true;
+	return 0;
+}
+
+static int rc_parse_readd(struct rc_array *a, struct rc_words *w,
+			  const char *val)
+{
+	u32 idx;
+
+	if (!rc_parse_u32(val, &idx) || idx >= FR_MAX_DEVS)
+		return rc_fail(a, w, "Invalid readd index");
+	if (a->readd & (1ull << idx))
+		return rc_fail(a, w, "Feature readd duplicated for one member");
+	a->readd |= 1ull << idx;
+	return 0;
+}
+
 /* Features that take a value; resync and superblock, which do not, are apart. */
 static const struct {
 	const char *name;
@@ -235,6 +264,8 @@ static const struct {
 	{ "stripe_cache_mb", rc_parse_stripe_cache_mb },
 	{ "max_read_errors", rc_parse_max_read_errors },
 	{ "safe_mode_delay", rc_parse_safe_mode_delay },
+	{ "bitmap", rc_parse_bitmap },
+	{ "readd", rc_parse_readd },
 };
 
 /*
@@ -242,7 +273,8 @@ static const struct {
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
  * (up to twice), resync, readahead on|off, ra_window <stripes>,
  * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>,
- * superblock, safe_mode_delay <ms>.
+ * superblock, safe_mode_delay <ms>, bitmap <region_sectors>, readd <idx>
+ * (up to twice).
  */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
@@ -365,6 +397,10 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 		return rc_fail(a, w, "Invalid stripe_cache_mb: below the minimum for this raid6 geometry");
 	if (a->safe_mode_delay_given && !a->superblock)
 		return rc_fail(a, w, "Feature safe_mode_delay requires superblock");
+	if (a->bitmap_given && !a->superblock)
+		return rc_fail(a, w, "Feature bitmap requires superblock");
+	if (a->readd && !a->bitmap_given)
+		return rc_fail(a, w, "Feature readd requires bitmap");
 	if (level != FR_LEVEL_RAID6) {
 		if (a->resync || a->max_sync_rate_given ||
 		    a->stripe_cache_mb_given || a->max_read_errors_given ||
@@ -374,8 +410,13 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 	}
 	if (a->nmembers < FR_MAX_DEVS && a->rebuild >> a->nmembers)
 		return rc_fail(a, w, "Invalid rebuild index: no such member");
+	if (a->nmembers < FR_MAX_DEVS && a->readd >> a->nmembers)
+		return rc_fail(a, w, "Invalid readd index: no such member");
+	if (a->rebuild & a->readd)
+		return rc_fail(a, w, "Member both rebuilt and re-added");
 	for (i = 0; i < a->nmembers; i++) {
-		a->members[i].rebuilding = a->rebuild & (1ull << i);
+		/* a re-added member is stale wherever the bitmap is set */
+		a->members[i].rebuilding = (a->rebuild | a->readd) & (1ull << i);
 		if (a->members[i].rebuilding && a->members[i].missing)
 			return rc_fail(a, w, "Cannot rebuild a missing member");
 		lost += a->members[i].rebuilding || a->members[i].missing;
@@ -468,7 +509,9 @@ static unsigned int rc_feature_words(const struct rc_array *a)
 	       2 * a->readahead_given + 2 * a->ra_window_given +
 	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given +
 	       2 * a->max_read_errors_given +
-	       a->superblock + 2 * a->safe_mode_delay_given;
+	       a->superblock + 2 * a->safe_mode_delay_given +
+	       2 * a->bitmap_given +
+	       2 * (unsigned int)__builtin_popcountll(a->readd);
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -518,6 +561,11 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 		RC_EMIT(" superblock");
 	if (a->safe_mode_delay_given)
 		RC_EMIT(" safe_mode_delay %u", a->safe_mode_delay);
+	if (a->bitmap_given)
+		RC_EMIT(" bitmap %u", a->bitmap_region);
+	for (i = 0; i < FR_MAX_DEVS; i++)
+		if (a->readd & (1ull << i))
+			RC_EMIT(" readd %u", i);
 	RC_EMIT(" %u", a->nmembers);
 	for (i = 0; i < a->nmembers; i++) {
 		if (a->members[i].missing)

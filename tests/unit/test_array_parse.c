@@ -410,15 +410,16 @@ static void test_array_format_orders_features_canonically(void **state)
 }
 
 /*
- * <#feature_args> is at most 22, what every feature once and rebuild
- * twice take; such a line with 64 members is the longest table there is.
+ * <#feature_args> is at most 30, what every feature once and rebuild and
+ * readd twice take; only two of those four can be valid, so the longest
+ * valid line with 64 members has 24.
  */
-static void test_array_parse_takes_at_most_22_feature_words(void **state)
+static void test_array_parse_takes_at_most_30_feature_words(void **state)
 {
 	static const char feats[] = "flush_policy drop max_sync_rate 1 "
-		"rebuild 0 rebuild 63 resync readahead on ra_window 2 "
+		"rebuild 0 resync readahead on ra_window 2 "
 		"ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 0 "
-		"superblock safe_mode_delay 200";
+		"superblock safe_mode_delay 200 bitmap 1024 readd 63";
 	struct rc_array *a = &rc_t_a;
 	char line[2048], buf[2048];
 	size_t used;
@@ -426,7 +427,7 @@ static void test_array_parse_takes_at_most_22_feature_words(void **state)
 
 	(void)state;
 	used = (size_t)snprintf(line, sizeof(line),
-				"0 1048576 fanraid raid6 8 22 %s 64", feats);
+				"0 1048576 fanraid raid6 8 24 %s 64", feats);
 	for (i = 0; i < 64; i++)
 		used += (size_t)snprintf(line + used, sizeof(line) - used,
 					 " /dev/m%u 2048", i);
@@ -438,7 +439,7 @@ static void test_array_parse_takes_at_most_22_feature_words(void **state)
 			 (int)strlen(line) - (int)strlen("0 1048576 "));
 	assert_string_equal(buf, line + strlen("0 1048576 "));
 
-	snprintf(line, sizeof(line), "fanraid raid6 8 23 %s x 4 a 0 b 0 c 0 "
+	snprintf(line, sizeof(line), "fanraid raid6 8 31 %s x 4 a 0 b 0 c 0 "
 		 "d 0", feats);
 	assert_int_equal(rc_t_parse(a, line, 64), -EINVAL);
 	assert_string_equal(a->error, "Invalid number of feature arguments");
@@ -521,7 +522,7 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_reads_readahead_and_stripe_cache),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
-		cmocka_unit_test(test_array_parse_takes_at_most_22_feature_words),
+		cmocka_unit_test(test_array_parse_takes_at_most_30_feature_words),
 		cmocka_unit_test(test_array_parse_checks_stripe_cache_minimum),
 		cmocka_unit_test(test_array_parse_checks_features_in_targets_order),
 		cmocka_unit_test(test_array_format_round_trips),

@@ -183,7 +183,13 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	assert_int_equal(t_get64(buf + 208) >> 32, 0xffffffff); /* ra_cache_mb default */
 	assert_int_equal(FR_SB_OFF_STRIPE_CACHE, 216);
 	assert_int_equal(t_get64(buf + 212) >> 32, 0); /* stripe_cache_mb not given */
-	assert_int_equal(FR_SB_OFF_RESERVED, 220);
+	assert_int_equal(FR_SB_OFF_BITMAP_REGION, 220);	/* bitmap: none */
+	assert_int_equal(FR_SB_OFF_BITMAP_SECTORS, 224);
+	assert_int_equal(FR_SB_OFF_BITMAP_PAD, 228);
+	assert_int_equal(FR_SB_OFF_EVENTS_CLEARED, 232);
+	for (i = FR_SB_OFF_BITMAP_REGION; i < FR_SB_OFF_RESERVED; i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(FR_SB_OFF_RESERVED, 240);
 	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
 		assert_int_equal(buf[i], 0);
 }
@@ -391,6 +397,119 @@ static void test_sb_rejects_each_corrupted_field(void **state)
 		/* a refused block leaves the caller's struct alone */
 		assert_memory_equal(&sb, &before, sizeof(sb));
 	}
+}
+
+/* A raid6 superblock with a bitmap of 64 KiB regions (1000 * 512 KiB members: 8 regions). */
+static void t_sb_bitmap(struct fr_sb *sb)
+{
+	t_sb(sb);
+	sb->level = FR_LEVEL_RAID6;
+	sb->array_sectors = 2ull * sb->member_sectors;
+	sb->chunk_sectors = 128;
+	sb->bitmap_region_sectors = 131072;	/* 64 MiB: 8 regions */
+	sb->bitmap_sectors = 8;
+	sb->events_cleared = sb->events - 5;
+}
+
+/* The bitmap fields round-trip at their documented offsets. */
+static void test_sb_bitmap_fields_round_trip(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb in, out;
+
+	(void)state;
+	t_sb_bitmap(&in);
+	assert_int_equal(fr_sb_encode(&in, buf), FR_SB_OK);
+	assert_int_equal(buf[FR_SB_OFF_BITMAP_REGION + 2], 0x02);	/* 0x20000 */
+	assert_int_equal(buf[FR_SB_OFF_BITMAP_SECTORS], 8);
+	assert_int_equal(t_get64(buf + FR_SB_OFF_EVENTS_CLEARED), in.events - 5);
+	assert_int_equal(fr_sb_decode(buf, &out), FR_SB_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	/* the largest region and the most regions the format allows */
+	in.member_sectors = (uint64_t)FR_BITMAP_MAX_REGIONS * 128;
+	in.array_sectors = 2 * in.member_sectors;
+	in.bitmap_region_sectors = 128;
+	in.bitmap_sectors = FR_BITMAP_MAX_REGIONS / 8 / 512;
+	in.data_offset = FR_BITMAP_SECTOR + in.bitmap_sectors;
+	assert_int_equal(fr_sb_encode(&in, buf), FR_SB_OK);
+	assert_int_equal(fr_sb_decode(buf, &out), FR_SB_OK);
+	in.member_sectors += 128;	/* one region more */
+	in.array_sectors = 2 * in.member_sectors;
+	assert_int_equal(fr_sb_encode(&in, buf), FR_SB_EBITMAP);
+}
+
+/* Every inconsistent bitmap field is refused, on both sides of the codec. */
+static void test_sb_bitmap_rejects_each_bad_field(void **state)
+{
+	static const struct {
+		const char *what;
+		uint32_t region, sectors;
+		int64_t cleared;	/* relative to events */
+		uint32_t level, offset;
+	} bad[] = {
+		{ "region not a power of two", 131071, 8, -5, 6, 2048 },
+		{ "region below the chunk", 64, 8, -5, 6, 2048 },
+		{ "region above 1 TiB", 0, 8, -5, 6, 2048 },	/* 2^32 wraps to 0 */
+		{ "area of no sectors", 131072, 0, -5, 6, 2048 },
+		{ "area not whole pages", 131072, 4, -5, 6, 2048 },
+		{ "area past the data offset", 131072, 2040, -5, 6, 2048 },
+		{ "data offset inside the bitmap", 131072, 8, -5, 6, 16 },
+		{ "events_cleared after events", 131072, 8, 1, 6, 2048 },
+		{ "bitmap on raid0", 131072, 8, -5, 0, 2048 },
+		{ "events_cleared without a bitmap", 0, 0, -5, 6, 2048 },
+	};
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t_sb_bitmap(&sb);
+		assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_OK);
+		t_put32(buf + FR_SB_OFF_BITMAP_REGION, bad[i].region);
+		if (!strcmp(bad[i].what, "region above 1 TiB"))
+			t_put32(buf + FR_SB_OFF_BITMAP_REGION, 1u << 31 << 1 | 0);
+		t_put32(buf + FR_SB_OFF_BITMAP_SECTORS, bad[i].sectors);
+		t_put64(buf + FR_SB_OFF_EVENTS_CLEARED, sb.events + bad[i].cleared);
+		t_put32(buf + FR_SB_OFF_LEVEL, bad[i].level);
+		t_put64(buf + FR_SB_OFF_DATA_OFFSET, bad[i].offset);
+		if (bad[i].level == 0)	/* raid0 of 2 members: same capacity */
+			t_put64(buf + FR_SB_OFF_ARRAY_SECTORS, 4 * sb.member_sectors);
+		t_fix_crc(buf);
+		if (fr_sb_decode(buf, &sb) == FR_SB_OK)
+			fail_msg("%s: accepted", bad[i].what);
+	}
+	/* the pad word after the area size must stay zero */
+	t_sb_bitmap(&sb);
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_OK);
+	t_put32(buf + FR_SB_OFF_BITMAP_PAD, 1);
+	t_fix_crc(buf);
+	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ERESERVED);
+}
+
+/* The shared geometry: regions round up, areas are whole pages. */
+static void test_bitmap_geometry_edges(void **state)
+{
+	(void)state;
+	assert_int_equal(fr_bitmap_regions(1, 8), 1);
+	assert_int_equal(fr_bitmap_regions(8, 8), 1);
+	assert_int_equal(fr_bitmap_regions(9, 8), 2);
+	assert_int_equal(fr_bitmap_regions(9, 7), 0);	/* not a power of two */
+	assert_int_equal(fr_bitmap_regions(9, 0), 0);
+	assert_true(fr_bitmap_regions(~0ull >> 9, 1u << 31) == (~0ull >> 9 >> 31) + 1);
+	assert_int_equal(fr_bitmap_area_sectors(1), 8);
+	assert_int_equal(fr_bitmap_area_sectors(32768), 8);
+	assert_int_equal(fr_bitmap_area_sectors(32769), 16);
+	assert_int_equal(fr_bitmap_shift(1), 0);
+	assert_int_equal(fr_bitmap_shift(1u << 31), 31);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 8, 0), -1);
+	/* 2^17 regions: four pages, 32 sectors */
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 8, 24), -1);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 8, 32), 0);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 8, 2032), 0);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 8, 2040), -1);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID6, 8, 1 << 20, 2048, 0, 0), 0);
+	assert_int_equal(fr_bitmap_check(FR_LEVEL_RAID0, 8, 1 << 20, 2048, 8, 512), -1);
 }
 
 /* A raid6 block with @mb at FR_SB_OFF_STRIPE_CACHE and a valid CRC. */
@@ -630,6 +749,9 @@ int main(void)
 		cmocka_unit_test(test_sb_stripe_cache_round_trips_and_is_bounded),
 		cmocka_unit_test(test_sb_old_zeroed_stripe_cache_reads_as_not_given),
 		cmocka_unit_test(test_sb_rejects_raid6_below_four_members),
+		cmocka_unit_test(test_sb_bitmap_fields_round_trip),
+		cmocka_unit_test(test_sb_bitmap_rejects_each_bad_field),
+		cmocka_unit_test(test_bitmap_geometry_edges),
 		cmocka_unit_test(test_sb_encode_refuses_invalid_struct),
 		cmocka_unit_test(test_sb_every_error_has_its_own_message),
 		cmocka_unit_test(test_sb_fuzz_decoder_never_accepts_garbage),

@@ -70,8 +70,9 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 3 16 4 clean x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 16 4 clean 0 0 0 - x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
+	assert_true(st.has_bitmap);
 	assert_true(st.has_read_errors_corrected);
 	assert_int_equal(st.members[0].read_errors_corrected, 3);
 	assert_int_equal(st.members[0].check_blamed_sectors, 16);
@@ -98,6 +99,42 @@ static void test_status_tolerates_fields_appended_later(void **state)
 	assert_false(st.has_mismatch_cnt);
 }
 
+/* 1.4.0 appends the bitmap's region, its set bits and the regions synced. */
+static void test_status_parses_bitmap_words(void **state)
+{
+	struct fr_status st;
+
+	(void)state;
+	assert_int_equal(fr_status_parse("raid6 4 AAAa 8192/8192 recover "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 0 0 0 0 0 2048 65536 "
+					 "0 0 0 0 0 0 0 0 17 dirty 2048 3 2 -", &st), 0);
+	assert_true(st.has_bitmap);
+	assert_true(st.lost_row == UINT64_MAX);
+	assert_int_equal(st.bitmap_region_sectors, 2048);
+	assert_int_equal(st.bitmap_dirty, 3);
+	assert_int_equal(st.sync_regions, 2);
+	assert_int_equal(st.extra_words, 0);
+	/* a 1.3 target stops at sb_state */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none", &st), 0);
+	assert_false(st.has_bitmap);
+	/* the group is whole or malformed; the region is a u32 */
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none 8", &st), -EINVAL);
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none 4294967296 0 0 -",
+					 &st), -EINVAL);
+	/* a rebuild that stopped names its row; anything else is malformed */
+	assert_int_equal(fr_status_parse("raid6 4 AADD 8192/8192 idle "
+					 "1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 "
+					 "1 2 3 4 5 6 0 0 0 0 0 0 0 0 "
+					 "0 0 0 0 0 0 0 0 9 clean 0 0 0 17", &st), 0);
+	assert_true(st.lost_row == 17);
+	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
+					 "0 0 0 0 0 0 0 0 0 0 none 0 0 0 x", &st), -EINVAL);
+}
+
 /* 1.1.0 appends the stripe cache in use and its peak, in KiB, after flushes_elided. */
 static void test_status_parses_stripe_cache_words(void **state)
 {
@@ -122,7 +159,7 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 0 0 0 none more", &st), 0);
+					 "18446744073709551615 0 0 0 none 0 0 0 - more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);
@@ -332,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_status_parses_degraded_raid6_resync),
 		cmocka_unit_test(test_status_tolerates_fields_appended_later),
 		cmocka_unit_test(test_status_parses_stripe_cache_words),
+		cmocka_unit_test(test_status_parses_bitmap_words),
 		cmocka_unit_test(test_status_parses_read_errors_corrected),
 		cmocka_unit_test(test_status_parses_superblock_words),
 		cmocka_unit_test(test_status_rejects_partial_trailing_groups),

@@ -147,6 +147,65 @@ static void test_table_round_trips_superblock(void **state)
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
 }
 
+/*
+ * bitmap and readd: after safe_mode_delay, in that order; bitmap only with
+ * superblock, readd only with bitmap, never a member both rebuilt and
+ * re-added, and re-added members count towards the two lost.
+ */
+static void test_table_round_trips_bitmap_and_readd(void **state)
+{
+	char buf[FR_TABLE_MAX];
+	struct fr_table t, back;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID6, 6);
+	t.superblock = true;
+	t.bitmap_set = true;
+	t.bitmap_region = 131072;
+	t.readd_mask = 1ull << 1 | 1ull << 4;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 7 superblock bitmap 131072 readd 1 "
+			    "readd 4 6 253:0 2048 253:1 2048 253:2 2048 253:3 2048 "
+			    "253:4 2048 253:5 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	{
+		struct fr_version v;
+
+		assert_string_equal(fr_table_required_version(&t, &v), "readd");
+		assert_int_equal(v.minor, 4);
+		t.readd_mask = 0;
+		assert_string_equal(fr_table_required_version(&t, &v), "bitmap");
+		t.readd_mask = 1ull << 1 | 1ull << 4;
+	}
+	/* readd out of order, twice, or before bitmap: no echo */
+	assert_int_equal(fr_table_parse("raid6 1024 7 superblock bitmap 8 readd 4 readd 1 "
+					"6 253:0 0 253:1 0 253:2 0 253:3 0 253:4 0 253:5 0",
+					&back), -EINVAL);
+	assert_int_equal(fr_table_parse("raid6 1024 5 superblock readd 1 bitmap 8 "
+					"6 253:0 0 253:1 0 253:2 0 253:3 0 253:4 0 253:5 0",
+					&back), -EINVAL);
+	/* a third lost member, a rebuilt one re-added, no bitmap, no superblock */
+	t.rebuild_mask = 1ull << 0;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.rebuild_mask = 1ull << 1;
+	t.readd_mask = 1ull << 1;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.rebuild_mask = 0;
+	t.bitmap_set = false;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.readd_mask = 0;
+	t.bitmap_set = true;
+	t.superblock = false;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	/* the region: a power of two up to 2^31 */
+	t.superblock = true;
+	t.bitmap_region = 3;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.bitmap_region = 1u << 31;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+}
+
 /* stripe_cache_mb alone: printed only when given, after every other feature. */
 static void test_table_round_trips_stripe_cache_mb(void **state)
 {
@@ -563,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_table_keeps_explicit_default_feature),
 		cmocka_unit_test(test_table_builds_features_in_canonical_order),
 		cmocka_unit_test(test_table_round_trips_superblock),
+		cmocka_unit_test(test_table_round_trips_bitmap_and_readd),
 		cmocka_unit_test(test_table_round_trips_stripe_cache_mb),
 		cmocka_unit_test(test_table_rejects_bad_stripe_cache_mb),
 		cmocka_unit_test(test_table_stripe_cache_default_is_64_or_the_minimum),

@@ -317,6 +317,25 @@ fanraid_corrected() {
 		$3 == "fanraid" { print $(9 + 6 * $5 + 8 + i); exit }'
 }
 
+# fanraid_sb_state DEV: clean, dirty or none (target 1.3.0+).
+fanraid_sb_state() {
+	dmsetup status "$1" | awk '$3 == "fanraid" { print $(18 + 8 * $5); exit }'
+}
+
+# fanraid_bitmap DEV: "<region_sectors> <dirty_regions> <sync_regions>"
+# (target 1.4.0+: the write-intent bitmap and the regions the last sync
+# pass covered).
+fanraid_bitmap() {
+	dmsetup status "$1" | awk '$3 == "fanraid" {
+		n = 19 + 8 * $5; print $n, $(n + 1), $(n + 2); exit }'
+}
+
+# fanraid_lost_row DEV: the row where the last rebuild stopped because its
+# data is lost, or - (target 1.4.0+).
+fanraid_lost_row() {
+	dmsetup status "$1" | awk '$3 == "fanraid" { print $(22 + 8 * $5); exit }'
+}
+
 # dust_create NAME DEV: NAME over DEV through dm-dust with 4 KiB blocks,
 # bad-block list empty and reads passing until dust_bad. Prints its path.
 dust_create() {
@@ -423,4 +442,73 @@ logwrites_remove() {
 		case $st in *logging_disabled*) fail "lw$i stopped logging: $st" ;; esac
 		dm_remove "lw$i"
 	done
+}
+
+# fanraid_wait_bitmap_clean NAME [SECONDS]: wait until the array's bitmap
+# has no bit set (the cleaner clears idle regions after one to two periods
+# of 5 s), at most SECONDS (40).
+fanraid_wait_bitmap_clean() {
+	local i bm
+	for ((i = 0; i < ${2:-40} * 2; i++)); do
+		bm=$(fanraid_bitmap "$1")
+		[ "${bm#* }" != "${bm}" ] && [ "$(echo "$bm" | cut -d' ' -f2)" = 0 ] && return 0
+		sleep 0.5
+	done
+	fail "$1 bitmap still dirty: $(fanraid_bitmap "$1")"
+}
+
+# known_k6 [fio options]: 48 MiB at the start of /dev/mapper/k6 whose every
+# 64 KiB block fio recognises again from its seed (the kernel-fail crash
+# scenarios).
+known_k6() {
+	fio --name=known --filename=/dev/mapper/k6 --rw=write --bs=64k \
+		--size=48M --direct=1 --verify=crc32c --randseed=777 \
+		--output=/tmp/known.out "$@" || { cat /tmp/known.out; fail "known data: fio $*"; }
+}
+
+# examine_field DEV: "<state> <events> <failed mask>" from fanraid examine.
+examine_field() {
+	fanraid examine "$1" | sed -n 's/.*state: \([a-z,]*\), events \([0-9]*\), failed mask \(0x[0-9a-f]*\).*/\1 \2 \3/p'
+}
+
+# kernel_fail_then_crash CREATE_OPTION... (first boot, six "# disks:"):
+# array k6 over dm-linear members, member 3 switched to the error target in
+# the middle of a slow write of known_k6, the writes go on degraded, the
+# survivors record the failure and the dead member's block does not; once
+# idle and clean again, a power cut.
+kernel_fail_then_crash() {
+	local -a devs lin
+	local k writer status st0 ev0 mask0 st3 ev3 mask3
+	mapfile -t devs < <(vm_disks 6)
+	for k in 0 1 2 3 4 5; do
+		dm_create "lin$k" "0 $(dev_sectors "${devs[k]}") linear ${devs[k]} 0"
+		lin+=("/dev/mapper/lin$k")
+	done
+	fanraid create k6 --level 6 --chunk 64K "$@" "${lin[@]}"
+	fanraid_wait_idle k6 150
+	case $(dmsetup table k6) in *" bitmap "*) fanraid_wait_bitmap_clean k6 40 ;; esac
+	log "member 3 before: $(examine_field "${devs[3]}")"
+	# Slow enough that the member dies in the middle of it.
+	known_k6 --do_verify=0 --rate=6m &
+	writer=$!
+	sleep 3
+	dmsetup suspend lin3
+	dmsetup load lin3 --table "0 $(dev_sectors "${devs[3]}") error"
+	dmsetup resume lin3
+	log "member 3 now returns EIO"
+	wait "$writer" || fail "writes did not go on past the member failure"
+	status=$(dmsetup status k6)
+	log "status: $status"
+	assert_contains "$status" "raid6 6 AAADAA"
+	# The survivors know; the dead member's own block is as it was.
+	read -r st0 ev0 mask0 <<<"$(examine_field "${devs[0]}")"
+	read -r st3 ev3 mask3 <<<"$(examine_field "${devs[3]}")"
+	assert_eq "$mask0" 0x8 "failed mask on a survivor"
+	assert_contains "$st0" "degraded"
+	assert_eq "$mask3" 0x0 "failed mask on the dead member"
+	[ "$ev3" -lt "$ev0" ] || fail "dead member events $ev3 not below the survivors' $ev0"
+	# Idle past safe_mode_delay: clean again, so the next boot needs no --force.
+	sleep 1
+	assert_contains "$(dmsetup status k6)" " clean"
+	vm_crash
 }

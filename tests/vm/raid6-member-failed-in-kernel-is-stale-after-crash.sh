@@ -12,50 +12,8 @@ have_cmd raidcalc || skip "raidcalc missing"
 
 mapfile -t devs < <(vm_disks 6)
 
-# 48 MiB whose every 64 KiB block fio recognises again from its seed.
-known() { # extra fio options
-	fio --name=known --filename=/dev/mapper/k6 --rw=write --bs=64k \
-		--size=48M --direct=1 --verify=crc32c --randseed=777 \
-		--output=/tmp/known.out "$@" || { cat /tmp/known.out; fail "known data: fio $*"; }
-}
-
-examine_field() { # DEV: "events N" and "failed mask 0x..", from examine
-	fanraid examine "$1" | sed -n 's/.*state: \([a-z,]*\), events \([0-9]*\), failed mask \(0x[0-9a-f]*\).*/\1 \2 \3/p'
-}
-
 if [ "$VMTEST_BOOT" = 1 ]; then
-	lin=()
-	for k in 0 1 2 3 4 5; do
-		dm_create "lin$k" "0 $(dev_sectors "${devs[k]}") linear ${devs[k]} 0"
-		lin+=("/dev/mapper/lin$k")
-	done
-	fanraid create k6 --level 6 --chunk 64K "${lin[@]}"
-	fanraid_wait_idle k6 150
-	before=$(examine_field "${devs[3]}")
-	log "member 3 before: $before"
-	# Slow enough that the member dies in the middle of it.
-	known --do_verify=0 --rate=6m &
-	writer=$!
-	sleep 3
-	dmsetup suspend lin3
-	dmsetup load lin3 --table "0 $(dev_sectors "${devs[3]}") error"
-	dmsetup resume lin3
-	log "member 3 now returns EIO"
-	wait "$writer" || fail "writes did not go on past the member failure"
-	status=$(dmsetup status k6)
-	log "status: $status"
-	assert_contains "$status" "raid6 6 AAADAA"
-	# The survivors know; the dead member's own block is as it was.
-	read -r st0 ev0 mask0 <<<"$(examine_field "${devs[0]}")"
-	read -r st3 ev3 mask3 <<<"$(examine_field "${devs[3]}")"
-	assert_eq "$mask0" 0x8 "failed mask on a survivor"
-	assert_contains "$st0" "degraded"
-	assert_eq "$mask3" 0x0 "failed mask on the dead member"
-	[ "$ev3" -lt "$ev0" ] || fail "dead member events $ev3 not below the survivors' $ev0"
-	# Idle past safe_mode_delay: clean again, so the next boot needs no --force.
-	sleep 1
-	assert_contains "$(dmsetup status k6)" " clean"
-	vm_crash
+	kernel_fail_then_crash --bitmap none
 fi
 
 # Second boot, on the raw disks: nothing was stopped.
@@ -64,12 +22,12 @@ echo "$out"
 assert_contains "$out" "${devs[3]}: left out: stale"
 assert_contains "$out" "from 5 of 6 members"
 assert_contains "$(dmsetup status k6)" "raid6 6 AAADAA"
-known --verify_only
+known_k6 --verify_only
 # The stale member comes back and is rebuilt from the others.
 fanraid replace k6 3 "${devs[3]}"
 fanraid_wait_idle k6 200
 assert_contains "$(dmsetup status k6)" "raid6 6 AAAAAA"
-known --verify_only
+known_k6 --verify_only
 fanraid stop k6
 assert_eq "$(examine_field "${devs[3]}" | cut -d' ' -f3)" 0x0 "failed mask after the rebuild"
 drop_caches

@@ -1,10 +1,10 @@
 #!/bin/bash
-# Exercise RAID6 rebuild that meets two more member failures: the part it could not rebuild must never be read back as data (EIO is fine), and the member must not be reported in sync.
+# Exercise RAID6 rebuild that meets two more member failures: the part it could not rebuild must never be read back as data (EIO is fine), the member must not be reported in sync, and status and the kernel log name the row where it stopped.
 # group: raid6-degraded
 # timeout: 240
 . "${0%/*}/lib.sh"
 
-have_target fanraid 1 0 0 || skip "target fanraid missing"
+have_target fanraid 1 4 0 || skip "target fanraid 1.4.0 missing"
 
 n=6 chunk=128 off=2048 rows=40
 len=$((rows * (n - 2) * chunk))
@@ -29,6 +29,10 @@ for ((i = 0; i < 600; i++)); do
 	sleep 0.2
 done
 log "after the pass: health $(field 6), $(field 8) $(field 7)"
+lost=$(fanraid_lost_row fr)
+case $lost in ''|-|*[!0-9]*) fail "status names no lost row: '$lost'" ;; esac
+[ "$lost" -lt "$rows" ] || fail "lost row $lost beyond the $rows rows"
+dmesg | grep -q "rebuild stopped at row $lost " || fail "the kernel log does not name row $lost"
 
 # Every data chunk: EIO or the data written, nothing else.
 cb=$((chunk * 512)) bad=0 eio=0

@@ -10,7 +10,7 @@ have_cmd fanraid || skip "fanraid missing"
 mapfile -t devs < <(nullb_create_many 4 16)
 on_exit 'dmsetup remove sm >/dev/null 2>&1 || true; fanraid stop s6 >/dev/null 2>&1 || true'
 
-fanraid create s6 --level 6 --chunk 16K "${devs[@]}"
+fanraid create s6 --level 6 --chunk 16K --bitmap none "${devs[@]}"
 fanraid_wait_idle s6 120
 table=$(dmsetup table s6)
 fanraid stop s6
@@ -24,7 +24,7 @@ write_some() {
 	dd if=/dev/urandom of=/dev/mapper/sm bs=64k count=4 oflag=direct status=none
 }
 sb_state() {
-	dmsetup status sm | awk '{ print $NF }'
+	fanraid_sb_state sm
 }
 
 dm_create sm "$(line 0)"

@@ -24,7 +24,7 @@ to_format1() { # DEV
 		dd of="$1" bs=1 seek=$((4096 + 4092)) conv=notrunc,fsync status=none
 }
 
-fanraid create v6 --level 6 --chunk 16K "${devs[0]}" "${devs[1]}" "${devs[2]}" "${devs[3]}"
+fanraid create v6 --level 6 --chunk 16K --bitmap none "${devs[0]}" "${devs[1]}" "${devs[2]}" "${devs[3]}"
 fanraid create v0 --level 0 --chunk 16K "${devs[4]}" "${devs[5]}"
 fanraid_wait_idle v6 120
 head -c 6M /dev/urandom >/tmp/data

@@ -10,7 +10,7 @@ have_cmd fanraid || skip "fanraid missing"
 mapfile -t devs < <(nullb_create_many 5 32)
 on_exit 'fanraid stop f6 >/dev/null 2>&1 || true'
 
-fanraid create f6 --level 6 --chunk 16K "${devs[@]}"
+fanraid create f6 --level 6 --chunk 16K --bitmap none "${devs[@]}"
 assert_contains "$(dmsetup table f6)" "fanraid raid6 32 2 resync superblock 5"
 # 3 data members of 32 MiB - 1 MiB, in whole 16 KiB chunks.
 assert_eq "$(blockdev --getsz /dev/mapper/f6)" $(((32 * 2048 - 2048) / 32 * 32 * 3)) "raid6 size"

@@ -27,7 +27,7 @@ fanraid examine "${devs[0]}" >/dev/null 2>&1 && fail "a refused create wrote a s
 
 fanraid create sc --level 6 --chunk 128K --stripe-cache-mb 12 "${devs[@]}"
 fanraid_wait_idle sc
-assert_contains "$(dmsetup table sc)" "stripe_cache_mb 12 superblock 6"
+assert_contains "$(dmsetup table sc)" "stripe_cache_mb 12 superblock bitmap 131072 6"
 jq -e '.stripe_cache_mb == 12' <(fanraid examine --json "${devs[5]}") >/dev/null ||
 	fail "superblock: $(fanraid examine --json "${devs[5]}")"
 dd if=/dev/urandom of=/tmp/data bs=1M count=8 status=none
@@ -39,15 +39,15 @@ assert_contains "$(fanraid status sc)" "12 MiB"
 
 # A running array gets a new size by reload; the data stays.
 fanraid set sc stripe-cache-mb 32
-assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock 6"
+assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock bitmap 131072 6"
 cmp <(dd if=/dev/mapper/sc bs=1M count=8 iflag=direct status=none) /tmp/data ||
 	fail "data changed across set stripe-cache-mb"
 exit_code 2 fanraid set sc stripe-cache-mb 1
-assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock 6"
+assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock bitmap 131072 6"
 
 fanraid stop sc
 fanraid assemble sc "${devs[@]}"
-assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock 6"
+assert_contains "$(dmsetup table sc)" "stripe_cache_mb 32 superblock bitmap 131072 6"
 cmp <(dd if=/dev/mapper/sc bs=1M count=8 iflag=direct status=none) /tmp/data ||
 	fail "data changed across stop and assemble"
 # raidcalc reads the table as the tool wrote it, feature and all.

@@ -10,7 +10,7 @@ have_cmd fanraid || skip "fanraid missing"
 mapfile -t devs < <(nullb_create_many 6 32)
 on_exit 'fanraid stop u6 >/dev/null 2>&1 || true; fanraid stop u0 >/dev/null 2>&1 || true'
 
-fanraid create u6 --level 6 --chunk 16K "${devs[0]}" "${devs[1]}" "${devs[2]}" "${devs[3]}"
+fanraid create u6 --level 6 --chunk 16K --bitmap none "${devs[0]}" "${devs[1]}" "${devs[2]}" "${devs[3]}"
 fanraid_wait_idle u6 120
 head -c 8M /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/u6 bs=1M oflag=direct status=none

@@ -13,16 +13,19 @@
  * onto disk. docs/superblock.md documents every byte; the FR_SB_OFF_*
  * constants below are the same table in code form.
  *
- * Format 2 has format 1's bytes. What changed is who writes them: with
- * format 2 the kernel target (table feature "superblock") owns events,
- * state and failed_mask while the array runs, and a tool that only knows
- * format 1 must not assemble such an array without that feature, so it
- * has to refuse the block ("unknown superblock format version").
+ * Format 2 has format 1's bytes, plus the write-intent bitmap fields in
+ * what format 1 kept reserved (zero there: no bitmap). What changed is
+ * who writes them: with format 2 the kernel target (table feature
+ * "superblock") owns events, state, failed_mask, events_cleared and the
+ * bitmap while the array runs, and a tool that only knows format 1 must
+ * not assemble such an array without that feature, so it has to refuse
+ * the block ("unknown superblock format version").
  */
 #ifndef FANRAID_SB_H
 #define FANRAID_SB_H
 
 #include "geom.h"
+#include "bitmap.h"
 
 #define FR_SB_OFFSET		4096	/* bytes from the start of the member */
 #define FR_SB_SIZE		4096	/* bytes, CRC included */
@@ -66,13 +69,23 @@
 #define FR_SB_OFF_RA_WINDOW	208
 #define FR_SB_OFF_RA_CACHE	212
 #define FR_SB_OFF_STRIPE_CACHE	216
-#define FR_SB_OFF_RESERVED	220
+#define FR_SB_OFF_BITMAP_REGION	220
+#define FR_SB_OFF_BITMAP_SECTORS 224
+#define FR_SB_OFF_BITMAP_PAD	228
+#define FR_SB_OFF_EVENTS_CLEARED 232
+#define FR_SB_OFF_RESERVED	240
 #define FR_SB_OFF_CRC		(FR_SB_SIZE - 4)
 
 /* State bits; 0 is a clean, complete array. */
 #define FR_SB_STATE_DIRTY	(1u << 0)	/* writes may be in flight, or parity not yet resynced */
 #define FR_SB_STATE_DEGRADED	(1u << 1)	/* failed_mask is not empty */
-#define FR_SB_STATE_KNOWN	(FR_SB_STATE_DIRTY | FR_SB_STATE_DEGRADED)
+/*
+ * This member only: it is being rebuilt from scratch, so its data is not
+ * whole, and a bitmap cannot say what it lacks: never re-add it.
+ */
+#define FR_SB_STATE_REBUILDING	(1u << 2)
+#define FR_SB_STATE_KNOWN	(FR_SB_STATE_DIRTY | FR_SB_STATE_DEGRADED | \
+				 FR_SB_STATE_REBUILDING)
 
 enum fr_flush_policy {
 	FR_FLUSH_PASSTHROUGH = 0,
@@ -119,6 +132,15 @@ struct fr_sb {
 	u32 ra_window;			/* stripes, or FR_RA_WINDOW_DEFAULT */
 	u32 ra_cache_mb;		/* MiB, or FR_RA_CACHE_DEFAULT */
 	u32 stripe_cache_mb;		/* MiB, or FR_STRIPE_CACHE_DEFAULT (0) */
+	/*
+	 * Write-intent bitmap (fanraid/bitmap.h): member sectors per bit, 0
+	 * for none; the sectors it takes after the superblock; and the events
+	 * value of the last update that cleared bits. A member whose own
+	 * events are at least that missed only writes the bitmap still holds.
+	 */
+	u32 bitmap_region_sectors;
+	u32 bitmap_sectors;
+	u64 events_cleared;
 	u64 ctime;			/* seconds since the epoch */
 	u64 utime;
 };
@@ -147,6 +169,7 @@ enum fr_sb_err {
 	FR_SB_EFLUSH,
 	FR_SB_EREADAHEAD,
 	FR_SB_ESTRIPECACHE,
+	FR_SB_EBITMAP,
 	FR_SB_ETIME,
 	FR_SB_ERESERVED,
 	FR_SB_ERR_COUNT,
@@ -199,6 +222,8 @@ static inline const char *fr_sb_strerror(enum fr_sb_err err)
 		return "invalid readahead size";
 	case FR_SB_ESTRIPECACHE:
 		return "invalid stripe cache size";
+	case FR_SB_EBITMAP:
+		return "invalid write-intent bitmap fields";
 	case FR_SB_ETIME:
 		return "invalid creation or update time";
 	case FR_SB_ERESERVED:
@@ -399,6 +424,12 @@ static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 	    (sb->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB ||
 	     sb->level != FR_LEVEL_RAID6))
 		return FR_SB_ESTRIPECACHE;
+	if (fr_bitmap_check(sb->level, sb->chunk_sectors, sb->member_sectors,
+			    sb->data_offset, sb->bitmap_region_sectors,
+			    sb->bitmap_sectors) ||
+	    sb->events_cleared > sb->events ||
+	    (!sb->bitmap_region_sectors && sb->events_cleared))
+		return FR_SB_EBITMAP;
 	if (!sb->ctime || sb->utime < sb->ctime)
 		return FR_SB_ETIME;
 	return FR_SB_OK;
@@ -440,6 +471,9 @@ static inline enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, u8 *buf)
 	fr_sb_put_le32(buf + FR_SB_OFF_RA_WINDOW, sb->ra_window);
 	fr_sb_put_le32(buf + FR_SB_OFF_RA_CACHE, sb->ra_cache_mb);
 	fr_sb_put_le32(buf + FR_SB_OFF_STRIPE_CACHE, sb->stripe_cache_mb);
+	fr_sb_put_le32(buf + FR_SB_OFF_BITMAP_REGION, sb->bitmap_region_sectors);
+	fr_sb_put_le32(buf + FR_SB_OFF_BITMAP_SECTORS, sb->bitmap_sectors);
+	fr_sb_put_le64(buf + FR_SB_OFF_EVENTS_CLEARED, sb->events_cleared);
 	fr_sb_put_le32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
 	return FR_SB_OK;
 }
@@ -468,6 +502,7 @@ static inline enum fr_sb_err fr_sb_decode(const u8 *buf, struct fr_sb *sb)
 	if (fr_sb_get_le32(buf + FR_SB_OFF_CRC) != fr_sb_crc(buf))
 		return FR_SB_ECRC;
 	if (fr_sb_get_le32(buf + FR_SB_OFF_HDR_PAD) ||
+	    fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_PAD) ||
 	    !fr_sb_is_zero(buf + FR_SB_OFF_RESERVED,
 			   FR_SB_OFF_CRC - FR_SB_OFF_RESERVED))
 		return FR_SB_ERESERVED;
@@ -497,6 +532,9 @@ static inline enum fr_sb_err fr_sb_decode(const u8 *buf, struct fr_sb *sb)
 	tmp.ra_window = fr_sb_get_le32(buf + FR_SB_OFF_RA_WINDOW);
 	tmp.ra_cache_mb = fr_sb_get_le32(buf + FR_SB_OFF_RA_CACHE);
 	tmp.stripe_cache_mb = fr_sb_get_le32(buf + FR_SB_OFF_STRIPE_CACHE);
+	tmp.bitmap_region_sectors = fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_REGION);
+	tmp.bitmap_sectors = fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_SECTORS);
+	tmp.events_cleared = fr_sb_get_le64(buf + FR_SB_OFF_EVENTS_CLEARED);
 	tmp.ctime = fr_sb_get_le64(buf + FR_SB_OFF_CTIME);
 	tmp.utime = fr_sb_get_le64(buf + FR_SB_OFF_UTIME);
 

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid RAID6 member I/O and parity: what every RAID6 path (writes,
+ * degraded reads, resync, rebuild, scrub) does to an operation's pages.
+ *
+ * An operation covers some 4 KiB pages of one chunk window on every slot
+ * (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), is done under
+ * that row's lock so two writes never interleave their parity updates, and
+ * works on whole pages so lib/raid6 sees the same block for every slot.
+ * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
+ * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
+ *
+ * Layering (R22): below the paths (fanraid-r6-gather.c, fanraid-r6-read.c,
+ * fanraid-sync.c), above the stripe cache; it asks the member state, and
+ * calls no path.
+ */
+#include <linux/bio.h>
+#include <linux/hash.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/raid/pq.h>
+
+#include "fanraid-raid6.h"
+
+u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
+{
+	if (slot == g->data_devs)
+		return fr_geom_p_dev(g, row);
+	if (slot == g->data_devs + 1)
+		return fr_geom_q_dev(g, row);
+	return fr_geom_data_dev(g, row, slot);
+}
+
+struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row)
+{
+	return &fc->r6->row_locks[hash_64(row, FANRAID_R6_LOCK_BITS)];
+}
+
+static void fanraid_r6_endio(struct bio *bio)
+{
+	struct fanraid_r6io *io = bio->bi_private;
+	struct fanraid_r6op *op = io->op;
+
+	io->status = bio->bi_status;
+	bio_put(bio);
+	if (atomic_dec_and_test(&op->pending))
+		complete(&op->done);
+}
+
+/*
+ * Read or write the op's pages of every slot in @slots, in parallel, and
+ * wait. A slot that fails is added to op->missing. A write error fails the
+ * member: what it holds is now wrong. A read error does not: the slot is
+ * marked in op->read_bad, so the caller rebuilds it from parity and
+ * rewrites it (fanraid_r6_rewrite()); a rewrite that succeeds repairs it.
+ * Returns the number of slots that failed.
+ */
+int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	sector_t member_sector = (op->row << g->chunk_shift) +
+				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned int bytes = op->npages << PAGE_SHIFT;
+	bool write = op_is_write(opf);
+	int failures = 0;
+	u32 slot, i;
+
+	atomic_set(&op->pending, 1);
+	reinit_completion(&op->done);
+	for_each_set_bit(slot, &slots, g->ndevs) {
+		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
+		struct fanraid_dev *d = &fc->devs[dev];
+		struct fanraid_r6io *io = &op->io[slot];
+		struct bio *bio;
+
+		io->op = op;
+		io->slot = slot;
+		io->status = BLK_STS_OK;
+		bio = bio_alloc_bioset(d->dm_dev->bdev, op->npages, opf,
+				       GFP_NOIO, &fc->r6->bs);
+		bio->bi_iter.bi_sector = d->offset + member_sector;
+		bio->bi_private = io;
+		bio->bi_end_io = fanraid_r6_endio;
+		for (i = 0; i < op->npages; i++)
+			__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
+		if (write) {
+			fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
+			fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS,
+					 bytes >> SECTOR_SHIFT);
+		} else {
+			fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+			fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS,
+					 bytes >> SECTOR_SHIFT);
+		}
+		atomic_inc(&op->pending);
+		submit_bio_noacct(bio);
+	}
+	if (!atomic_dec_and_test(&op->pending))
+		wait_for_completion_io(&op->done);
+
+	for_each_set_bit(slot, &slots, g->ndevs) {
+		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
+		blk_status_t status = op->io[slot].status;
+
+		if (status == BLK_STS_OK) {
+			if (!write)
+				continue;
+			/* The next flush must reach this member (flush_policy dirty). */
+			atomic_set(&fc->devs[dev].dirty, 1);
+			if (__test_and_clear_bit(slot, &op->read_bad))
+				fanraid_member_read_repaired(fc, dev);
+			continue;
+		}
+		if (atomic64_inc_return(&fc->devs[dev].errors) <
+		    FANRAID_EVENT_THRESHOLD)
+			schedule_work(&fc->trigger_event);
+		if (write) {
+			/* Part of it may have reached the cache: flush it next time. */
+			atomic_set(&fc->devs[dev].dirty, 1);
+			fanraid_member_fail(fc, dev, __test_and_clear_bit(slot, &op->read_bad) ?
+					    "rewrite after a read error failed" :
+					    "write error",
+					    blk_status_to_errno(status));
+		} else {
+			__set_bit(slot, &op->read_bad);
+		}
+		__set_bit(slot, &op->missing);
+		failures++;
+	}
+	return failures;
+}
+
+/*
+ * Write back the slots whose reads failed, now rebuilt in the op's pages,
+ * unless their member failed meanwhile. Called with the row lock held,
+ * after fanraid_r6_recover(), so what is written agrees with P and Q.
+ */
+void fanraid_r6_rewrite(struct fanraid_r6op *op)
+{
+	unsigned long slots = op->read_bad & ~fanraid_r6_failed_slots(op);
+
+	op->read_bad &= slots;
+	if (slots)
+		fanraid_r6_io(op, slots, REQ_OP_WRITE);
+}
+
+/* XOR @src into @dst, one page. */
+void fanraid_r6_xor_page(u8 *dst, const u8 *src)
+{
+	unsigned long *d = (unsigned long *)dst;
+	const unsigned long *s = (const unsigned long *)src;
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE / sizeof(*d); i++)
+		d[i] ^= s[i];
+}
+
+/*
+ * Rebuild the missing slots of page @p from the others. lib/raid6 exports
+ * the two-data and data+P recoveries; the module dispatches the rest: one
+ * data block from P by XOR, P or Q alone by regenerating the syndrome.
+ */
+static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
+				    u32 fb)
+{
+	u32 n = op->fc->geom.ndevs, pslot = n - 2, qslot = n - 1, i;
+	void *ptrs[FR_MAX_DEVS];
+
+	for (i = 0; i < n; i++)
+		ptrs[i] = page_address(op->pages[i][p]);
+
+	if (fa >= pslot) {
+		/* Only P and/or Q lost: the data is whole. */
+		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	} else if (fb == qslot || fb == n) {
+		/* One data block (and maybe Q): D = P ^ the other data. */
+		memcpy(ptrs[fa], ptrs[pslot], PAGE_SIZE);
+		for (i = 0; i < pslot; i++)
+			if (i != fa)
+				fanraid_r6_xor_page(ptrs[fa], ptrs[i]);
+		if (fb == qslot)
+			raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	} else if (fb == pslot) {
+		raid6_datap_recov(n, PAGE_SIZE, fa, ptrs);
+	} else {
+		raid6_2data_recov(n, PAGE_SIZE, fa, fb, ptrs);
+	}
+}
+
+/* Rebuild every missing slot of the op; -EIO when more than two are lost. */
+int fanraid_r6_recover(struct fanraid_r6op *op)
+{
+	u32 n = op->fc->geom.ndevs, fa, fb, p;
+
+	if (!op->missing)
+		return 0;
+	if (hweight_long(op->missing) > 2)
+		return -EIO;
+	fa = find_first_bit(&op->missing, n);
+	fb = find_next_bit(&op->missing, n, fa + 1);
+	for (p = 0; p < op->npages; p++)
+		fanraid_r6_recover_page(op, p, fa, fb);
+	return 0;
+}
+
+/*
+ * Copy between @bio and slot @slot's pages, in the bio's direction; @pos is
+ * the bio's byte offset from the op's first page.
+ */
+void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
+			 unsigned int pos)
+{
+	bool to_pages = op_is_write(bio_op(bio));
+	struct bio_vec bv;
+	struct bvec_iter iter;
+
+	bio_for_each_segment(bv, bio, iter) {
+		unsigned int done = 0;
+
+		while (done < bv.bv_len) {
+			struct page *page = op->pages[slot][pos >> PAGE_SHIFT];
+			unsigned int off = offset_in_page(pos);
+			unsigned int len = min(bv.bv_len - done,
+					       (unsigned int)PAGE_SIZE - off);
+			void *mem = bvec_kmap_local(&bv);
+
+			if (to_pages)
+				memcpy(page_address(page) + off, mem + done, len);
+			else
+				memcpy(mem + done, page_address(page) + off, len);
+			kunmap_local(mem);
+			done += len;
+			pos += len;
+		}
+	}
+}
+
+/* Slots on failed members: never read or written. */
+unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
+{
+	const struct fr_geom *g = &op->fc->geom;
+	unsigned long slots = 0;
+	u32 slot;
+
+	for (slot = 0; slot < g->ndevs; slot++)
+		if (fanraid_is_failed(op->fc, fanraid_r6_slot_dev(g, op->row, slot)))
+			set_bit(slot, &slots);
+	return slots;
+}
+
+/*
+ * Slots whose contents cannot be trusted here: failed members, and members
+ * being rebuilt in the part of the array the rebuild has not reached. The
+ * caller holds the row lock, so the sync point cannot pass this window.
+ */
+unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = &fc->geom;
+	sector_t pos = (op->row << g->chunk_shift) +
+		       ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned long slots = fanraid_r6_failed_slots(op);
+	u32 slot;
+
+	for (slot = 0; slot < g->ndevs; slot++)
+		if (fanraid_is_stale(fc, fanraid_r6_slot_dev(g, op->row, slot), pos))
+			set_bit(slot, &slots);
+	return slots;
+}
+
+/* Read the slots the op needs; retry once per member that fails meanwhile. */
+int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
+{
+	int tries;
+
+	for (tries = 0; tries <= 2; tries++) {
+		unsigned long todo = want & ~op->missing;
+
+		if (hweight_long(op->missing) > 2)
+			return -EIO;
+		if (!fanraid_r6_io(op, todo, REQ_OP_READ))
+			return 0;
+		/* A member failed: its slot must now be rebuilt from all the others. */
+		want = GENMASK(op->fc->geom.ndevs - 1, 0);
+	}
+	return -EIO;
+}
+
+/*
+ * P and Q of every page from the data slots, into the P and Q slots or,
+ * for a scrub that compares, into the scratch slots.
+ */
+void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
+{
+	u32 n = op->fc->geom.ndevs, p, i;
+	void *ptrs[FR_MAX_DEVS];
+
+	for (p = 0; p < op->npages; p++) {
+		for (i = 0; i < n; i++)
+			ptrs[i] = page_address(op->pages[i][p]);
+		if (into_scratch) {
+			ptrs[n - 2] = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
+			ptrs[n - 1] = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+		}
+		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+	}
+}
+

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fanraid RAID6 degraded reads: a read of a failed member, of a member not
+ * yet rebuilt there, or one that failed at its member, rebuilt from the
+ * others in a worker, since it must wait for their I/O. Reads of healthy
+ * members never come here: fanraid_map() sends them straight to the data
+ * chunk's member.
+ */
+#include <linux/bio.h>
+
+#include "fanraid-raid6.h"
+
+static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
+{
+	u32 n = op->fc->geom.ndevs;
+	unsigned long want = GENMASK(n - 1, 0);
+
+	/*
+	 * One data block lost: P and the other data rebuild it, so Q is not
+	 * read (a third fewer member reads at N=4). If a member fails during
+	 * the reads, fanraid_r6_read_slots() reads every survivor.
+	 */
+	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
+		want &= ~BIT(n - 1);
+	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
+		return BLK_STS_IOERR;
+	fanraid_r6_copy_bio(op, op->bio, op->target, op->page_skip);
+	fanraid_r6_rewrite(op);
+	return BLK_STS_OK;
+}
+
+/*
+ * A read of a failed or not yet rebuilt member, or one that failed at its
+ * member (fb->repair): rebuilt from the others.
+ */
+void fanraid_r6_read_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+	struct fanraid_c *fc = fb->fc;
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+	const struct fr_geom *g = &fc->geom;
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	u32 in_chunk = logical & (g->chunk_sectors - 1);
+	u32 skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
+	u32 npages = DIV_ROUND_UP(skip + bio->bi_iter.bi_size, PAGE_SIZE);
+	struct fanraid_r6op *op;
+	struct fr_loc loc;
+	struct mutex *lock;
+	blk_status_t status;
+
+	/* The stripe cache holds one window per slot, no more. */
+	if (WARN_ON_ONCE(npages > fr_r6_window_sectors(g->chunk_sectors) >>
+				  (PAGE_SHIFT - SECTOR_SHIFT))) {
+		bio->bi_status = BLK_STS_IOERR;
+		bio_endio(bio);
+		return;
+	}
+	fr_geom_map(g, logical, &loc);
+	op = fanraid_r6_op_get(fc, loc.row,
+			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages);
+	op->bio = bio;
+	op->target = loc.data_idx;
+	op->page_skip = skip;
+
+	lock = fanraid_r6_row_lock(fc, op->row);
+	mutex_lock(lock);
+	op->missing = fanraid_r6_lost_slots(op);
+	/* Its read failed at the member: rebuild it and write it back. */
+	if (fb->repair && !test_bit(op->target, &op->missing)) {
+		__set_bit(op->target, &op->missing);
+		__set_bit(op->target, &op->read_bad);
+	}
+	status = fanraid_r6_do_read(op);
+	mutex_unlock(lock);
+	fanraid_r6_op_put(op);
+
+	bio->bi_status = status;
+	bio_endio(bio);
+}
+
