@@ -5,7 +5,10 @@
 set -euo pipefail
 
 # Build and unit tests.
-pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev"
+pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev libudev-dev"
+# make install: dm-fanraid(4) is rendered from docs/fanraid.rst; dkms
+# proves the installed module source builds (tests/pkg).
+pkgs_build="$pkgs_build python3-docutils dkms"
 # The VM that proves the kernel module: a real Debian kernel, its headers,
 # and the userspace that runs inside it.
 pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm jq"
