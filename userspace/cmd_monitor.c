@@ -125,6 +125,20 @@ static void report_changes(const char *name, const struct snap *old,
 	}
 	if (failed)
 		report_health(name, s);
+	/*
+	 * The target raises an event when a sync or scrub ends, not when it
+	 * starts, so a scrub that ran between two events shows only as idle
+	 * before and after with a new mismatch count. One that found the
+	 * same count as the last cannot be told from no scrub at all.
+	 */
+	if (!strcmp(old->action, "idle") && !strcmp(s->action, "idle") &&
+	    s->mismatch_cnt != old->mismatch_cnt) {
+		snprintf(detail, sizeof(detail), "%llu mismatched sectors",
+			 (unsigned long long)s->mismatch_cnt);
+		fr_event_notify(conf, "CheckFinished", name, detail);
+		if (s->mismatch_cnt)
+			fr_event_notify(conf, "MismatchesFound", name, detail);
+	}
 	if (strcmp(old->action, s->action)) {
 		if (strcmp(old->action, "idle")) {
 			snprintf(detail, sizeof(detail), "%llu mismatched sectors",

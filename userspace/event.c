@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Event delivery: log, PROGRAM, mail (event.h). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,84 +28,97 @@ bool fr_event_mailed(const char *event)
 	return false;
 }
 
-/* Runs @argv and waits for it; its output goes where ours goes. */
-static int run_wait(char *const argv[])
+/*
+ * Starts @argv with stdin from @in and stdout to @out (-1: ours), without
+ * a shell: the monitor may run where /bin/sh is not (an initramfs).
+ */
+static pid_t spawn(char *const argv[], int in, int out)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if ((in >= 0 && dup2(in, STDIN_FILENO) < 0) ||
+	    (out >= 0 && dup2(out, STDOUT_FILENO) < 0))
+		_exit(126);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+static int wait_child(pid_t pid)
 {
 	int status;
-	pid_t pid = fork();
 
 	if (pid < 0)
 		return -errno;
-	if (!pid) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
 }
 
-/* PROGRAM may carry arguments of its own, so the shell splits it. */
+/* PROGRAM EVENT ARRAY [DETAIL], executed directly as mdadm does. */
 static void run_program(const char *program, const char *event,
 			const char *array, const char *detail)
 {
 	char *argv[] = {
-		"/bin/sh", "-c", "exec $0 \"$@\"", (char *)program,
-		(char *)event, (char *)array, (char *)detail, NULL,
+		(char *)program, (char *)event, (char *)array, (char *)detail,
+		NULL,
 	};
 	int ret;
 
 	if (!*detail)
-		argv[6] = NULL;
-	ret = run_wait(argv);
+		argv[3] = NULL;
+	ret = wait_child(spawn(argv, -1, -1));
 	if (ret)
 		fr_warn("PROGRAM %s %s %s: exit %d", program, event, array, ret);
 }
 
+/* The message on sendmail's stdin, then `fanraid status ARRAY` from this very binary. */
 static void send_mail(const struct fr_conf *c, const char *event,
 		      const char *array, const char *detail)
 {
-	char host[256] = "localhost", cmd[FR_CONF_STR_MAX + 64], self[256];
-	FILE *p, *st = NULL;
+	/* -t: the recipients are in the To: header, -i: a lone '.' is text */
+	char *mail_argv[] = { FR_SENDMAIL, "-t", "-i", NULL };
+	char host[256] = "localhost", self[256];
+	char *st_argv[] = { self, "status", (char *)array, NULL };
+	pid_t mail;
 	ssize_t n;
-	int ret;
+	FILE *f;
+	int p[2], ret;
 
 	gethostname(host, sizeof(host) - 1);
-	/* -t: the recipients are in the To: header, -i: a lone '.' is text */
-	snprintf(cmd, sizeof(cmd), "%s -t -i", FR_SENDMAIL);
-	p = popen(cmd, "we");
-	if (!p) {
-		fr_warn("%s: cannot run: %s", FR_SENDMAIL, strerror(errno));
+	if (pipe2(p, O_CLOEXEC)) {
+		fr_warn("mail: pipe: %s", strerror(errno));
+		return;
+	}
+	mail = spawn(mail_argv, p[0], -1);
+	close(p[0]);
+	f = fdopen(p[1], "w");
+	if (!f) {
+		close(p[1]);
+		wait_child(mail);
 		return;
 	}
 	if (*c->mailfrom)
-		fprintf(p, "From: %s\n", c->mailfrom);
-	fprintf(p, "To: %s\nSubject: %s event on %s:%s\n\n", c->mailaddr,
+		fprintf(f, "From: %s\n", c->mailfrom);
+	fprintf(f, "To: %s\nSubject: %s event on %s:%s\n\n", c->mailaddr,
 		event, array, host);
-	fprintf(p, "This is an automatically generated mail message from fanraid\nrunning on %s.\n\n",
+	fprintf(f, "This is an automatically generated mail message from fanraid\nrunning on %s.\n\n",
 		host);
-	fprintf(p, "A %s event has been detected on fanraid array %s%s%s.\n\n",
+	fprintf(f, "A %s event has been detected on fanraid array %s%s%s.\n\n",
 		event, array, *detail ? ": " : "", detail);
-	fflush(p);
-	/* the array as `fanraid status` shows it, from this very binary */
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0 && !memchr(self, '\'', n) && !strchr(array, '\'')) {
+	if (n > 0) {
 		self[n] = '\0';
-		snprintf(cmd, sizeof(cmd), "'%s' status '%s' 2>&1", self, array);
-		st = popen(cmd, "re");
+		fprintf(f, "Current status:\n\n");
+		fflush(f);
+		wait_child(spawn(st_argv, -1, p[1]));
 	}
-	if (st) {
-		char line[512];
-
-		fprintf(p, "Current status:\n\n");
-		while (fgets(line, sizeof(line), st))
-			fputs(line, p);
-		pclose(st);
-	}
-	ret = pclose(p);
+	fclose(f);
+	ret = wait_child(mail);
 	if (ret)
-		fr_warn("%s: mail to %s failed (status %d)", FR_SENDMAIL,
+		fr_warn("%s: mail to %s failed (exit %d)", FR_SENDMAIL,
 			c->mailaddr, ret);
 }
 

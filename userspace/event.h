@@ -2,7 +2,8 @@
 /*
  * Telling someone: the monitor's events go to the log (stdout, the
  * journal under systemd), to fanraid.conf's PROGRAM as
- * `PROGRAM EVENT ARRAY [DETAIL]` (mdadm's convention), and the serious
+ * `PROGRAM EVENT ARRAY [DETAIL]` (mdadm's convention: a path, run
+ * without a shell), and the serious
  * ones by mail to MAILADDR through sendmail(8).
  */
 #ifndef FR_EVENT_H
