@@ -15,6 +15,8 @@ pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static km
 # dm-dust for the bad-sector scenarios, built from the kernel's own source
 # (tests/vm/dust/build.sh): Debian's kernel is built without it.
 pkgs_vm="$pkgs_vm linux-source-6.1"
+# The Debian-userland VM (make debvm): its root is made by mmdebstrap.
+pkgs_vm="$pkgs_vm mmdebstrap"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 
