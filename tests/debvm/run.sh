@@ -13,8 +13,9 @@
 # each boot's checks). Boot 1 installs the module with DKMS and makes the
 # array; boot 2 has member m3 withheld (the array must start degraded after
 # the last-resort timeout, then take m3 back when it is plugged in through
-# the QEMU monitor); boot 3 has every member and checks what the boot did. Each boot reports on the second
-# serial port; logs in build/debvm/logs/.
+# the QEMU monitor); boot 3 has every member and checks what the boot
+# did. Each boot reports on the second serial port; logs in
+# build/debvm/logs/.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
