@@ -10,7 +10,7 @@ BUILD := $(CURDIR)/build
 export BUILD
 
 .PHONY: all deps deps-build raidcalc userspace module unit check vmtest \
-	vm-shell demo bench install clean
+	vm-shell debvm demo bench install uninstall clean
 
 all: raidcalc userspace
 
@@ -37,6 +37,12 @@ unit: all
 vmtest: all module
 	$(MAKE) -C tests/vm check
 
+# The Debian-userland VM (tests/debvm/run.sh): DKMS, udev and systemd
+# assembly, the monitor. Not part of check: it takes longer than the
+# whole budget it would be allowed (docs/testing.md).
+debvm: all
+	tests/debvm/run.sh
+
 vm-shell: all module
 	$(MAKE) -C tests/vm shell
 
@@ -53,10 +59,23 @@ bench: deps
 	$(MAKE) all module
 	bench/run.sh --suite full
 
+# The tools, man pages, module source for DKMS, udev rule, systemd units
+# and initramfs hook (packaging/Makefile says where each goes).
 install: all
 	$(MAKE) -C raidcalc install
 	$(MAKE) -C userspace install
-	install -D -m 0644 docs/fanraid.8 $(DESTDIR)$(PREFIX)/share/man/man8/fanraid.8
+	$(MAKE) -C packaging install
+
+# raidcalc/ has no uninstall of its own; its files are listed here.
+uninstall:
+	$(MAKE) -C userspace uninstall
+	$(MAKE) -C packaging uninstall
+	rm -f $(DESTDIR)$(PREFIX)/bin/raidcalc $(DESTDIR)$(PREFIX)/lib/libraidcalc.a \
+		$(DESTDIR)$(PREFIX)/include/raidcalc.h \
+		$(DESTDIR)$(PREFIX)/include/fanraid/geom.h \
+		$(DESTDIR)$(PREFIX)/include/fanraid/sb.h \
+		$(DESTDIR)$(PREFIX)/share/man/man1/raidcalc.1
+	-rmdir $(DESTDIR)$(PREFIX)/include/fanraid 2>/dev/null
 
 clean:
 	$(MAKE) -C dm-target clean

@@ -5,13 +5,18 @@
 set -euo pipefail
 
 # Build and unit tests.
-pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev"
+pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev libudev-dev"
+# make install: dm-fanraid(4) is rendered from docs/fanraid.rst; dkms
+# proves the installed module source builds (tests/pkg).
+pkgs_build="$pkgs_build python3-docutils dkms"
 # The VM that proves the kernel module: a real Debian kernel, its headers,
 # and the userspace that runs inside it.
 pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm jq"
 # dm-dust for the bad-sector scenarios, built from the kernel's own source
 # (tests/vm/dust/build.sh): Debian's kernel is built without it.
 pkgs_vm="$pkgs_vm linux-source-6.1"
+# The Debian-userland VM (make debvm): its root is made by mmdebstrap.
+pkgs_vm="$pkgs_vm mmdebstrap"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 

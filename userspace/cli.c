@@ -24,17 +24,20 @@ static const struct fr_command fr_commands[] = {
 	  FR_OPT_STRIPE_CACHE | FR_OPT_BITMAP | FR_OPT_ASSUME_CLEAN |
 	  FR_OPT_FORCE,
 	  fr_cmd_create },
-	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan [--force]",
+	{ "assemble", "NAME|--uuid UUID [DEV...] | --scan [--config FILE] [--force]",
 	  "start an existing array from its members' superblocks",
-	  0, 1 + FR_MAX_DEVS, FR_OPT_UUID | FR_OPT_SCAN | FR_OPT_FORCE,
+	  0, 1 + FR_MAX_DEVS,
+	  FR_OPT_UUID | FR_OPT_SCAN | FR_OPT_FORCE | FR_OPT_CONFIG,
 	  fr_cmd_assemble },
 	{ "stop", "NAME", "stop an array and mark its members clean",
 	  1, 1, 0, fr_cmd_stop },
 	{ "status", "[NAME] [--json]",
 	  "show running arrays: geometry, member health and counters",
 	  0, 1, FR_OPT_JSON, fr_cmd_status },
-	{ "examine", "DEV [--json]", "decode one member's superblock",
-	  1, 1, FR_OPT_JSON, fr_cmd_examine },
+	{ "examine", "DEV [--json|--export] | --scan [--config FILE]",
+	  "decode one member's superblock, or print fanraid.conf ARRAY lines",
+	  0, 1, FR_OPT_JSON | FR_OPT_EXPORT | FR_OPT_SCAN | FR_OPT_CONFIG,
+	  fr_cmd_examine },
 	{ "list", "", "list running arrays", 0, 0, 0, fr_cmd_list },
 	{ "fail", "NAME SLOT",
 	  "mark one member failed in the kernel and in the superblocks",
@@ -49,6 +52,19 @@ static const struct fr_command fr_commands[] = {
 	  "NAME [readahead on|off] [ra-window 1-64] [read-ahead-kb KIB|auto] [stripe-cache-mb MIB]",
 	  "retune readahead or the stripe cache of a running array, recorded in the superblocks",
 	  2, -1, 0, fr_cmd_set },
+	{ "incremental", "DEV [--export] [--config FILE] | --run --uuid UUID",
+	  "add a member as udev sees it; start its array once all members are there",
+	  0, 1, FR_OPT_EXPORT | FR_OPT_CONFIG | FR_OPT_RUN | FR_OPT_UUID,
+	  fr_cmd_incremental },
+	{ "monitor", "[--oneshot] [--config FILE]",
+	  "wait for array events; run PROGRAM and mail MAILADDR from fanraid.conf",
+	  0, 0, FR_OPT_ONESHOT | FR_OPT_CONFIG, fr_cmd_monitor },
+	{ "check", "[NAME]",
+	  "scrub raid6 parity (every array without NAME); report mismatches",
+	  0, 1, 0, fr_cmd_check },
+	{ "repair", "NAME", "scrub and rewrite wrong raid6 parity",
+	  1, 1, 0, fr_cmd_repair },
+	{ "idle", "NAME", "stop a running check or repair", 1, 1, 0, fr_cmd_idle },
 };
 
 #define FR_NCOMMANDS (sizeof(fr_commands) / sizeof(fr_commands[0]))
@@ -113,7 +129,7 @@ static void usage_all(FILE *f)
 
 	fprintf(f, "usage: fanraid <command> [options] [args]\n\ncommands:\n");
 	for (i = 0; i < FR_NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", fr_commands[i].name,
+		fprintf(f, "  %-11s %s\n", fr_commands[i].name,
 			fr_commands[i].summary);
 	fprintf(f, "\n'fanraid <command> --help' shows a command's options; see fanraid(8).\n");
 }
@@ -160,7 +176,11 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "ra-cache-mb", required_argument, NULL, 'C' },
 		{ "stripe-cache-mb", required_argument, NULL, 'S' },
 		{ "bitmap", required_argument, NULL, 'B' },
-		{ "assume-clean", no_argument, NULL, 'K' },
+		{ "assume-clean", no_argument, NULL, 'Z' },
+		{ "export", no_argument, NULL, 'x' },
+		{ "run", no_argument, NULL, 'R' },
+		{ "config", required_argument, NULL, 'K' },
+		{ "oneshot", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,7 +194,9 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'u', FR_OPT_UUID }, { 's', FR_OPT_SCAN }, { 'j', FR_OPT_JSON },
 		{ 'A', FR_OPT_RA }, { 'W', FR_OPT_RA_WINDOW },
 		{ 'C', FR_OPT_RA_CACHE }, { 'S', FR_OPT_STRIPE_CACHE },
-		{ 'B', FR_OPT_BITMAP }, { 'K', FR_OPT_ASSUME_CLEAN },
+		{ 'B', FR_OPT_BITMAP }, { 'Z', FR_OPT_ASSUME_CLEAN },
+		{ 'x', FR_OPT_EXPORT }, { 'R', FR_OPT_RUN },
+		{ 'K', FR_OPT_CONFIG }, { 'O', FR_OPT_ONESHOT },
 	};
 	int c, idx;
 	size_t i;
@@ -287,7 +309,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			else if (opt_size("--bitmap", optarg, &o->bitmap_region))
 				goto usage;
 			break;
-		case 'K':
+		case 'Z':
 			o->assume_clean = true;
 			break;
 		case 'f':
@@ -298,6 +320,18 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'x':
+			o->export_vars = true;
+			break;
+		case 'R':
+			o->run = true;
+			break;
+		case 'K':
+			o->config = optarg;
+			break;
+		case 'O':
+			o->oneshot = true;
 			break;
 		case 'u':
 			if (fr_uuid_parse(optarg, o->uuid)) {
@@ -340,6 +374,10 @@ int fr_main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage_all(stdout);
+		return FR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("fanraid %s\n", FR_VERSION);
 		return FR_EXIT_OK;
 	}
 	cmd = fr_command_find(argv[1]);

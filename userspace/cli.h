@@ -37,6 +37,11 @@ enum fr_opt_bit {
 	FR_OPT_STRIPE_CACHE = 1u << 12,
 	FR_OPT_BITMAP = 1u << 13,
 	FR_OPT_ASSUME_CLEAN = 1u << 14,
+	/* issue 14 (install like md): high bits, apart from the ones above */
+	FR_OPT_EXPORT = 1u << 24,
+	FR_OPT_RUN = 1u << 25,
+	FR_OPT_CONFIG = 1u << 26,
+	FR_OPT_ONESHOT = 1u << 27,
 };
 
 struct fr_opts {
@@ -58,6 +63,10 @@ struct fr_opts {
 	bool json;
 	bool help;
 	uint8_t uuid[FR_UUID_LEN];
+	bool export_vars;		/* --export: udev KEY=value lines */
+	bool run;			/* --run: start degraded now */
+	bool oneshot;			/* --oneshot: monitor checks once */
+	const char *config;		/* --config FILE; NULL: FR_CONF_PATH */
 	int argc;			/* positional arguments */
 	char **argv;
 };
@@ -122,6 +131,11 @@ int fr_cmd_fail(const struct fr_opts *o);
 int fr_cmd_replace(const struct fr_opts *o);
 int fr_cmd_readd(const struct fr_opts *o);
 int fr_cmd_set(const struct fr_opts *o);
+int fr_cmd_incremental(const struct fr_opts *o);
+int fr_cmd_monitor(const struct fr_opts *o);
+int fr_cmd_check(const struct fr_opts *o);
+int fr_cmd_repair(const struct fr_opts *o);
+int fr_cmd_idle(const struct fr_opts *o);
 
 /* What `fanraid set` was asked to change: each setting at most once. */
 struct fr_settings {

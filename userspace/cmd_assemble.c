@@ -15,6 +15,7 @@
 #include "array.h"
 #include "bitmap_io.h"
 #include "cli.h"
+#include "config.h"
 #include "dm.h"
 #include "probe.h"
 #include "table.h"
@@ -108,6 +109,8 @@ static int scan_all(struct fr_candidates *c)
 			   name) != 4)
 			continue;
 		snprintf(path, sizeof(path), "/dev/%s", name);
+		if (!fr_conf_device_ok(fr_conf_get(), path))
+			continue;	/* not named by fanraid.conf's DEVICE lines */
 		ret = candidate_add(c, path, true);
 		if (ret)
 			break;
@@ -450,6 +453,11 @@ static int assemble_scan(const struct fr_candidates *c, bool force)
 				       FR_UUID_LEN);
 		if (seen)
 			continue;
+		if (!fr_conf_array_ok(fr_conf_get(), sb->array_uuid)) {
+			printf("%s: not in %s (AUTO no), skipped\n", sb->name,
+			       fr_conf_get()->path);
+			continue;
+		}
 		found++;
 		fr_dm_uuid(sb->array_uuid, dmuuid, sizeof(dmuuid));
 		if (!fr_dm_info(sb->name, &info) && info.exists &&
@@ -474,6 +482,10 @@ int fr_cmd_assemble(const struct fr_opts *o)
 	const char *name = NULL;
 	int i, n, first_dev = 0, rc = FR_EXIT_FAIL;
 
+	/* scans honour fanraid.conf; a file that does not parse stops them */
+	fr_conf_set_path(o->config);
+	if ((o->scan || o->argc <= (uuid ? 0 : 1)) && !fr_conf_get())
+		return FR_EXIT_FAIL;
 	if (o->scan) {
 		if (o->argc || uuid) {
 			fr_err("assemble: --scan takes no NAME, --uuid or devices");

@@ -8,6 +8,8 @@
 
 #include "bitmap_io.h"
 #include "cli.h"
+#include "config.h"
+#include "export.h"
 #include "probe.h"
 #include "table.h"
 #include "util.h"
@@ -150,6 +152,16 @@ int fr_cmd_examine(const struct fr_opts *o)
 	uint64_t dirty = 0;
 	int ret;
 
+	/* --scan and --export: export.c */
+	fr_conf_set_path(o->config);
+	if (o->scan && !o->argc && !o->json && !o->export_vars)
+		return fr_examine_scan();
+	if (o->scan || o->argc != 1 || (o->json && o->export_vars)) {
+		fr_err("examine: give DEV [--json|--export], or --scan alone");
+		return FR_EXIT_USAGE;
+	}
+	if (o->export_vars)
+		return fr_examine_export(o->argv[0]);
 	fr_member_init(&m, o->argv[0]);
 	ret = fr_member_open(&m, FR_OPEN_READ);
 	if (ret) {

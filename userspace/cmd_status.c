@@ -19,7 +19,29 @@ struct fr_status_ctx {
 	bool json;
 	int count;
 	int failed;
+	int worst;		/* FR_STATUS_EXIT_* of the sickest array */
 };
+
+/*
+ * Exit codes, as mdadm --detail --test: a script (or a monitoring check)
+ * learns what is wrong without parsing. Errors outrank health.
+ */
+#define FR_STATUS_EXIT_DEGRADED	1	/* raid6 with members dead, missing or rebuilding */
+#define FR_STATUS_EXIT_FAILED	2	/* data lost: raid0 short a member, raid6 short three */
+#define FR_STATUS_EXIT_ERROR	4	/* no such array, status unreadable */
+
+static int health_exit(const struct fr_status *st)
+{
+	uint32_t i, dead = 0, sick = 0;
+
+	for (i = 0; i < st->ndevs; i++) {
+		dead += st->health[i] == 'D';
+		sick += st->health[i] != 'A';
+	}
+	if (dead > (st->level == FR_LEVEL_RAID6 ? 2u : 0u))
+		return FR_STATUS_EXIT_FAILED;
+	return sick ? FR_STATUS_EXIT_DEGRADED : 0;
+}
 
 /*
  * The target's readahead settings from its TABLE line: what `create` or
@@ -299,6 +321,8 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		print_human(name, uuid, table.len, &t, &st, paths,
 			    fr_readahead_kb_read(dmi.major, dmi.minor));
 	ctx->count++;
+	if (health_exit(&st) > ctx->worst)
+		ctx->worst = health_exit(&st);
 	return 0;
 }
 
@@ -325,7 +349,7 @@ int fr_cmd_status(const struct fr_opts *o)
 	if (ret) {
 		fr_err("device-mapper: listing devices failed: %s (is dm_mod loaded?)",
 		       strerror(-ret));
-		return FR_EXIT_FAIL;
+		return FR_STATUS_EXIT_ERROR;
 	}
-	return ctx.failed ? FR_EXIT_FAIL : FR_EXIT_OK;
+	return ctx.failed ? FR_STATUS_EXIT_ERROR : ctx.worst;
 }

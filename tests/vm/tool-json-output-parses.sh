@@ -54,7 +54,10 @@ for i in $(seq 1 120); do
 done
 fanraid stop fj6
 fanraid assemble fj6 "${r6[0]}" "${r6[1]}" "${r6[3]}"
-fanraid status --json fj6 | tee /tmp/r6.json
+rc=0
+fanraid status --json fj6 >/tmp/r6.json || rc=$?
+cat /tmp/r6.json
+assert_eq "$rc" 1 "status exit code of a degraded array"
 jq -e '.arrays[0].members[2].device == null and .arrays[0].members[2].health == "dead"' /tmp/r6.json
 jq -e '.arrays[0].level == "raid6" and .arrays[0].mismatch_sectors == 0' /tmp/r6.json
 fanraid stop fj6
