@@ -366,8 +366,11 @@ void fanraid_sync_resume(struct fanraid_c *fc)
 	struct fanraid_r6 *r6 = fc->r6;
 
 	WRITE_ONCE(r6->sync_stop, false);
-	if (r6->action != FANRAID_SYNC_IDLE)
+	if (r6->action != FANRAID_SYNC_IDLE) {
+		/* A monitor learns that a pass (re)starts, not only that it ended. */
+		schedule_work(&fc->trigger_event);
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);
+	}
 }
 
 void fanraid_sync_presuspend(struct fanraid_c *fc)
@@ -409,6 +412,7 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	r6->sync_partial = false;
 	fanraid_bitmap_sync_start(fc);
 	WRITE_ONCE(r6->action, action);
+	schedule_work(&fc->trigger_event);
 	if (!READ_ONCE(r6->sync_stop))
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);
 	return 0;
