@@ -13,8 +13,10 @@
  * as md's mdadm-last-resort does.
  *
  * A member that appears after its array started without it (its slot is
- * empty in the running table) is put back into its slot and rebuilt, as
- * `fanraid replace` would; it is never treated as a stranger.
+ * empty in the running table) is put back into its slot: recovered only
+ * where the write-intent bitmap says it missed writes (fanraid re-add),
+ * else rebuilt whole as `fanraid replace` would; it is never treated as a
+ * stranger.
  *
  * --export prints udev properties on stdout (FANRAID_STARTED=yes|no|running,
  * FANRAID_UUID32) and sends the messages to stderr.
@@ -205,22 +207,40 @@ static int assemble_from(struct incr *in, char (*paths)[FR_PATH_MAX], int n)
 	return rc;
 }
 
-/* The array runs without @slot: put @path back in and let it rebuild. */
+/*
+ * The array runs without @slot: put @path back in. With a bitmap that
+ * holds what it missed, only those regions are recovered (fanraid
+ * re-add); otherwise, or if the bitmap cannot vouch for it, it is rebuilt
+ * whole, as fanraid replace does.
+ */
 static int readd(struct incr *in, const char *name, uint32_t slot,
-		 const char *path)
+		 const char *path, bool bitmap)
 {
 	char slotw[16], *argv[3] = { (char *)name, slotw, (char *)path };
+	char *rargv[2] = { (char *)name, (char *)path };
 	struct fr_opts o = { 0 };
 	int rc;
 
-	snprintf(slotw, sizeof(slotw), "%u", slot);
-	/* the superblock proves it is this array's own member */
-	o.force = true;
-	o.argc = 3;
-	o.argv = argv;
 	quiet_stdout(in);
 	printf("%s: %s is slot %u, back after the array started without it; re-adding\n",
 	       name, path, slot);
+	if (bitmap) {
+		o.argc = 2;
+		o.argv = rargv;
+		rc = fr_cmd_readd(&o);
+		if (rc == FR_EXIT_OK) {
+			restore_stdout(in);
+			return rc;
+		}
+		fr_warn("%s: the bitmap cannot vouch for %s; rebuilding it whole",
+			name, path);
+	}
+	snprintf(slotw, sizeof(slotw), "%u", slot);
+	/* the superblock proves it is this array's own member */
+	memset(&o, 0, sizeof(o));
+	o.force = true;
+	o.argc = 3;
+	o.argv = argv;
 	rc = fr_cmd_replace(&o);
 	restore_stdout(in);
 	return rc;
@@ -253,7 +273,7 @@ static int running(struct incr *in, const struct fr_member *m)
 	}
 	if (t.level != FR_LEVEL_RAID6)
 		return FR_EXIT_OK;
-	return readd(in, m->sb.name, m->sb.slot, m->path);
+	return readd(in, m->sb.name, m->sb.slot, m->path, t.bitmap_set);
 }
 
 static bool is_running(const uint8_t *uuid, const char *name)

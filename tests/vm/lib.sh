@@ -512,3 +512,56 @@ kernel_fail_then_crash() {
 	assert_contains "$(dmsetup status k6)" " clean"
 	vm_crash
 }
+
+# fsync_storm_job ARRAY SEED SIZE PSYNC_JOBS PSYNC_OFFSET URING_OFFSET:
+# /tmp/storm.fio, small buffered writes (512 B-16 KiB at 512-byte offsets,
+# so the page cache read-modify-writes sub-page ones) with an fsync after
+# every one, PSYNC_JOBS psync jobs from PSYNC_OFFSET and two io_uring jobs
+# from URING_OFFSET, each on its own SIZE.
+fsync_storm_job() {
+	cat >/tmp/storm.fio <<JOB
+[global]
+filename=/dev/mapper/$1
+direct=0
+rw=randwrite
+bsrange=512-16k
+blockalign=512
+fsync=1
+verify=crc32c
+verify_fatal=1
+randseed=$2
+size=$3
+offset_increment=$3
+
+[storm-psync]
+ioengine=psync
+numjobs=$4
+offset=$5
+
+[storm-io_uring]
+ioengine=io_uring
+iodepth=4
+numjobs=2
+offset=$6
+JOB
+}
+
+# fsync_storm_verify ARRAY MEMBERS MIN_FLUSHES FLUSHES_BEFORE: run the fio
+# job /tmp/storm.fio (writes with fsync after each, verify=...) against
+# /dev/mapper/ARRAY, verify it again cold, and require every one of its
+# MEMBERS to have seen MIN_FLUSHES flushes (member 0's FLUSHES_BEFORE
+# subtracted) and no error.
+fsync_storm_verify() {
+	local fr=$1 n=$2 min=$3 before=$4 m f
+	fio /tmp/storm.fio --do_verify=1 --output=/tmp/storm.out ||
+		{ tail -n 40 /tmp/storm.out; fail "fsync storm: fio verify failed"; }
+	drop_caches
+	fio /tmp/storm.fio --verify_only=1 --output=/tmp/storm-cold.out ||
+		{ tail -n 40 /tmp/storm-cold.out; fail "fsync storm: cold re-read verify failed"; }
+	for ((m = 0; m < n; m++)); do
+		f=$(fanraid_counter "$fr" $m flushes)
+		[ "$m" != 0 ] || f=$((f - before))
+		[ "$f" -ge "$min" ] || fail "member $m saw $f flushes in an fsync storm"
+		assert_eq "$(fanraid_counter "$fr" $m errors)" 0 "member $m errors"
+	done
+}

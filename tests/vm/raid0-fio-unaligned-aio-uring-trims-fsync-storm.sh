@@ -110,42 +110,8 @@ log "discards and zero-outs at 512-byte edges cleared exactly their ranges"
 # into read-modify-write of 4 KiB pages), an fsync after every one, four
 # psync and two io_uring jobs each on its own MiB.
 flushes_before=$(fanraid_counter fr 0 flushes)
-cat >/tmp/storm.fio <<'JOB'
-[global]
-filename=/dev/mapper/fr
-direct=0
-rw=randwrite
-bsrange=512-16k
-blockalign=512
-fsync=1
-verify=crc32c
-verify_fatal=1
-randseed=4242
-size=1M
-offset_increment=1M
-
-[storm-psync]
-ioengine=psync
-numjobs=4
-offset=34M
-
-[storm-io_uring]
-ioengine=io_uring
-iodepth=4
-numjobs=2
-offset=40M
-JOB
-fio /tmp/storm.fio --do_verify=1 --output=/tmp/storm.out ||
-	{ tail -n 40 /tmp/storm.out; fail "fsync storm: fio verify failed"; }
-drop_caches
-fio /tmp/storm.fio --verify_only=1 --output=/tmp/storm-cold.out ||
-	{ tail -n 40 /tmp/storm-cold.out; fail "fsync storm: cold re-read verify failed"; }
-for ((m = 0; m < n; m++)); do
-	f=$(fanraid_counter fr $m flushes)
-	[ "$m" != 0 ] || f=$((f - flushes_before))
-	[ "$f" -ge 100 ] || fail "member $m saw $f flushes in an fsync storm"
-	assert_eq "$(fanraid_counter fr $m errors)" 0 "member $m errors"
-done
+fsync_storm_job fr 4242 1M 4 34M 40M
+fsync_storm_verify fr "$n" 100 "$flushes_before"
 log "fsync storm, 6 jobs, fsync after each write: verified, cold too; member 0 got $(($(fanraid_counter fr 0 flushes) - flushes_before)) flushes"
 
 # A discard of the whole array: every member gets one range, and all of it

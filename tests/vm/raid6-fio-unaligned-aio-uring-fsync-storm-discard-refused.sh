@@ -122,42 +122,8 @@ log "zero-outs at 512-byte edges cleared exactly their ranges"
 # two io_uring jobs on their own 512 KiB each; every fsync is a flush that
 # RAID6 must send to every member after the parity writes.
 flushes_before=$(fanraid_counter fr 0 flushes)
-cat >/tmp/storm.fio <<'JOB'
-[global]
-filename=/dev/mapper/fr
-direct=0
-rw=randwrite
-bsrange=512-16k
-blockalign=512
-fsync=1
-verify=crc32c
-verify_fatal=1
-randseed=4243
-size=512k
-offset_increment=512k
-
-[storm-psync]
-ioengine=psync
-numjobs=3
-offset=26M
-
-[storm-io_uring]
-ioengine=io_uring
-iodepth=4
-numjobs=2
-offset=28M
-JOB
-fio /tmp/storm.fio --do_verify=1 --output=/tmp/storm.out ||
-	{ tail -n 40 /tmp/storm.out; fail "fsync storm: fio verify failed"; }
-drop_caches
-fio /tmp/storm.fio --verify_only=1 --output=/tmp/storm-cold.out ||
-	{ tail -n 40 /tmp/storm-cold.out; fail "fsync storm: cold re-read verify failed"; }
-for ((m = 0; m < n; m++)); do
-	f=$(fanraid_counter fr $m flushes)
-	[ "$m" != 0 ] || f=$((f - flushes_before))
-	[ "$f" -ge 50 ] || fail "member $m saw $f flushes in an fsync storm"
-	assert_eq "$(fanraid_counter fr $m errors)" 0 "member $m errors"
-done
+fsync_storm_job fr 4243 512k 3 26M 28M
+fsync_storm_verify fr "$n" 50 "$flushes_before"
 log "fsync storm, 5 jobs, fsync after each write: verified, cold too; member 0 got $(($(fanraid_counter fr 0 flushes) - flushes_before)) flushes"
 
 # Everything again with two members failed, rebuilt from P and Q: the
