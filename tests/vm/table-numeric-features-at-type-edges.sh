@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise every numeric table value at the edges of its type (0, 1, 2^31-1, 2^31, 2^32-1, 2^32, 2^64): each is refused with a message naming the argument, or loads and then serves exact I/O and a resync, with the kernel log clean (max_sync_rate 2^31 divided by zero).
+# Exercise every numeric table value at the edges of its type (0, 1, 2^31-1, 2^31, 2^32-1, 2^32, 2^64): each is refused with a message naming the argument, or loads and then serves exact I/O and a resync, with the kernel log clean (max_sync_rate 2^31 divided by zero); bitmap and readd values too.
 # group: main
 # timeout: 420
 . "${0%/*}/lib.sh"
@@ -50,6 +50,10 @@ for v in $edges; do
 	try "ra_cache_mb $v" either raid0 $chunk 2 ra_cache_mb $v $pairs
 	try "stripe_cache_mb $v" either raid6 $chunk 2 stripe_cache_mb $v $pairs
 	try "rebuild $v" either raid6 $chunk 2 rebuild $v $pairs
+	# Members without superblocks: refused either way, by the value or by
+	# the superblock the bitmap needs.
+	try "bitmap $v" refuse raid6 $chunk 3 superblock bitmap $v $pairs
+	try "readd $v" refuse raid6 $chunk 5 superblock bitmap 2048 readd $v $pairs
 	try "chunk_sectors $v" refuse raid6 $v 0 $pairs
 	# A count of 0 words is a valid table; any other edge count is not.
 	[ "$v" = 0 ] && must=load || must=refuse
