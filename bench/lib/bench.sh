@@ -86,8 +86,29 @@ watchdog_start() { # WHAT
 			{ l[n++] = $0 }
 			END { for (i = 0; i < n; i++) print "bench: klog: " l[i] }'
 		ps 2>/dev/null | grep -v ' \[' | sed 's/^/bench: ps: /'
+		members_queue_state | sed 's/^/bench: member: /'
 	) &
 	WATCHDOG_PID=$!
+}
+
+# Each null_blk member's requests in flight (reads, writes) and the state
+# of its hardware queues. A member stopped with requests in flight is
+# null_blk's mbps throttle not restarting its queue, below every layer:
+# its 20 ms budget timer stops on a tick that finds nothing spent, and a
+# request that overdraws the budget just then stops the queue with no
+# timer left to start it (drivers/block/null_blk/main.c,
+# null_handle_throttled). Blocked kworkers of a layer over it say nothing
+# else about the layer.
+members_queue_state() {
+	local b
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	for b in /sys/block/nullb*; do
+		[ -e "$b" ] || continue
+		b=${b##*/}
+		echo "$b inflight $(cat "/sys/block/$b/inflight") hctx" \
+			"$(cat /sys/kernel/debug/block/"$b"/hctx*/state 2>/dev/null | tr '\n' ' ')"
+	done
 }
 
 watchdog_stop() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the degraded RAID6 write path that once hung in make bench (write-direct-raid6-fail1, N=16): sequential 1 MiB O_DIRECT writes at queue depth 32 with one and two members failed, in a loop, also with most of the guest's memory taken, under hung-task detection; every run ends, fio verify passes and no task blocks.
+# Exercise the degraded RAID6 write path that once hung in make bench (write-direct-raid6-fail1, N=16): sequential 1 MiB O_DIRECT writes at queue depth 32 with one and two members failed, in a loop, also with most of the guest's memory taken and with members capped at 25 MiB/s as make bench runs them, under hung-task detection; every run ends, fio verify passes and no task blocks.
 # group: stress
 # timeout: 600
 . "${0%/*}/lib.sh"
@@ -53,6 +53,23 @@ run "under memory pressure, 1 failed"
 dm_remove fr
 rm -f /tmp/hog/fill
 umount /tmp/hog
+nullb_destroy_all
+
+# The entry as make bench ran it when it hung: members capped at 25 MiB/s
+# (null_blk mbps=26, bench/lib/bench.sh members_up) with completions from
+# a 2 ms timer, two submit queues of 64, 4 KiB blocks and requests of at
+# most 512 KiB, so requests queue behind the cap as on slow drives.
+mapfile -t d < <(nullb_create_many $n 40 blocksize=4096 max_sectors=1024 irqmode=2 \
+	completion_nsec=2000000 hw_queue_depth=64 submit_queues=2 mbps=26)
+sz=$(dev_sectors "${d[0]}")
+len=$((sz / chunk * chunk * (n - 2)))
+table="0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${d[@]}")"
+for ((r = 1; r <= rounds - 1; r++)); do
+	dm_create fr "$table"
+	dmsetup message fr 0 fail 0
+	run "capped members, round $r, 1 failed"
+	dm_remove fr
+done
 nullb_destroy_all
 dmesg | grep -q "blocked for more than" && fail "a task blocked: $(dmesg | grep -m1 'blocked for more than')"
 true
