@@ -17,6 +17,9 @@ pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static km
 pkgs_vm="$pkgs_vm linux-source-6.1"
 # The Debian-userland VM (make debvm): its root is made by mmdebstrap.
 pkgs_vm="$pkgs_vm mmdebstrap"
+# blkid and wipefs with fanraid's libblkid prober (tests/vm/blkid/build.sh),
+# built from Debian's util-linux source: its build system is regenerated.
+pkgs_vm="$pkgs_vm dpkg-dev autoconf automake libtool autopoint gettext bison"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 
@@ -26,6 +29,22 @@ build) want="$pkgs_build" ;;
 all) ;;
 *) echo "usage: $0 [build|all]" >&2; exit 2 ;;
 esac
+
+# apt-get source needs deb-src entries: the same archive as the host's
+# binary packages (deb822 .sources files), for the VM's util-linux source.
+deb_src_wanted() {
+	[ "${1:-all}" = all ] && [ "$(id -u)" = 0 ] || return 1
+	apt-cache showsrc util-linux 2>/dev/null | grep -q '^Version:' && return 1
+	ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1
+}
+if deb_src_wanted "${1:-all}"; then
+	echo "deps: adding deb-src entries for apt-get source"
+	for f in /etc/apt/sources.list.d/*.sources; do
+		case $f in *-src.sources) continue ;; esac
+		sed 's/^Types: deb$/Types: deb-src/' "$f" >"${f%.sources}-src.sources"
+	done
+	apt-get update -q
+fi
 
 missing=""
 for p in $want; do

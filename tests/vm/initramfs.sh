@@ -218,6 +218,13 @@ build_overlay() {
 		cp "$top"/bench/jobs/*.fio "$root/bench/jobs/"
 	fi
 
+	# blkid and wipefs with fanraid's libblkid prober (tests/vm/blkid/build.sh)
+	# beside the stock ones, which stay the control.
+	if [ -x "$build/blkid/bin/blkid" ]; then
+		mkdir -p "$root/opt/fanraid-blkid"
+		cp -a "$build/blkid/bin" "$build/blkid/lib" "$root/opt/fanraid-blkid/"
+	fi
+
 	# dm-dust.ko (tests/vm/dust/build.sh) is a test tool: bad sectors.
 	for ko in "$top"/dm-target/*.ko "$build"/dust/dm-dust.ko; do
 		[ -f "$ko" ] || continue
