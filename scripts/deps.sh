@@ -34,7 +34,8 @@ esac
 # binary packages (deb822 .sources files), for the VM's util-linux source.
 deb_src_wanted() {
 	[ "${1:-all}" = all ] && [ "$(id -u)" = 0 ] || return 1
-	apt-cache showsrc util-linux 2>/dev/null | grep -q '^Version:' && return 1
+	# No grep -q: it would close the pipe early, and pipefail fail on it.
+	case "$(apt-cache showsrc util-linux 2>/dev/null)" in *Version:*) return 1 ;; esac
 	ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1
 }
 if deb_src_wanted "${1:-all}"; then

@@ -16,12 +16,18 @@ top=$(cd "$here/../../.." && pwd)
 out=${1:-${BUILD:-$top/build}/blkid}
 patches=("$top"/packaging/util-linux/*.patch)
 
-version=$(apt-cache showsrc util-linux 2>/dev/null | awk '/^Version:/ { print $2; exit }')
-[ -n "$version" ] || { echo "blkid: no util-linux source in apt (deb-src: make deps)" >&2; exit 1; }
-stamp="$version $(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)"
-if [ -x "$out/bin/blkid" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+# The stamp is the patches' hash, then the source version. A build of
+# the same patches stands while apt cannot answer (its lists being
+# updated by another run).
+hash=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+version=$(apt-cache showsrc util-linux 2>/dev/null | awk '/^Version:/ && v == "" { v = $2 } END { print v }')
+built=$(cat "$out/stamp" 2>/dev/null || true)
+if [ -x "$out/bin/blkid" ] && { [ "$built" = "$hash $version" ] ||
+	{ [ -z "$version" ] && [ "${built%% *}" = "$hash" ]; }; }; then
 	exit 0
 fi
+[ -n "$version" ] || { echo "blkid: no util-linux source in apt (deb-src: make deps)" >&2; exit 1; }
+stamp="$hash $version"
 
 work=$out/src
 rm -rf "$work" "$out/bin" "$out/lib"
