@@ -33,7 +33,7 @@ truncate seq sort od cksum sync kmod jq env"
 # are built into dm-mod.
 modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero dm-snapshot configfs null_blk
 raid6_pq md-mod raid0 raid456 loop ext4 xfs btrfs crc32c libcrc32c
-virtio_pci virtio_blk dm-thin-pool scsi_debug"
+virtio_pci virtio_blk dm-thin-pool scsi_debug sd_mod"
 
 latest_kver() {
 	local v best=""
