@@ -17,14 +17,19 @@
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "spare.h"
 #include "status.h"
 #include "table.h"
 #include "util.h"
 
-/* Checks the new member like create does: exclusive, clean unless --force, large enough. */
-static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
-			    const struct fr_sb *tmpl, bool *wipe)
+/*
+ * Checks the new member like create does: exclusive, clean unless @force,
+ * large enough. A spare or an old member of this array needs no @force.
+ */
+int fr_check_new_member(unsigned int flags, struct fr_member *nm,
+			const struct fr_sb *tmpl, bool *wipe)
 {
+	bool force = flags & FR_REPLACE_FORCE;
 	char desc[FR_PROBE_DESC_MAX], need[32], have[32];
 	uint64_t bytes = (tmpl->data_offset + tmpl->member_sectors) << 9;
 	int ret;
@@ -51,9 +56,14 @@ static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
 	/* an old member of this very array may come back without --force */
 	if (nm->sb_err == FR_SB_OK &&
 	    memcmp(nm->sb.array_uuid, tmpl->array_uuid, FR_UUID_LEN) &&
-	    !o->force) {
-		fr_err("%s: is already slot %u of fanraid array '%s' (use --force)",
-		       nm->path, nm->sb.slot, nm->sb.name);
+	    !force && !(fr_sb_is_spare(&nm->sb) &&
+			(flags & FR_REPLACE_SPARE_GROUP))) {
+		if (fr_sb_is_spare(&nm->sb))
+			fr_err("%s: is already a spare of fanraid array '%s' (use --force)",
+			       nm->path, nm->sb.name);
+		else
+			fr_err("%s: is already slot %u of fanraid array '%s' (use --force)",
+			       nm->path, nm->sb.slot, nm->sb.name);
 		return -EEXIST;
 	}
 	ret = fr_probe_signatures(nm, desc, sizeof(desc));
@@ -63,16 +73,16 @@ static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
 		return ret;
 	}
 	*wipe = ret == 0;
-	if (ret == 0 && !o->force) {
+	if (ret == 0 && !force) {
 		fr_err("%s: appears to contain %s (use --force)", nm->path, desc);
 		return -EEXIST;
 	}
 	return 0;
 }
 
-int fr_cmd_replace(const struct fr_opts *o)
+int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
+		    unsigned int flags)
 {
-	const char *name = o->argv[0];
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS], nm;
 	const struct fr_sb *tmpl = NULL;
@@ -83,14 +93,10 @@ int fr_cmd_replace(const struct fr_opts *o)
 	struct fr_sb sb;
 	struct stat sst;
 	uint64_t len;
-	uint32_t slot, i;
+	uint32_t i;
 	bool wipe = false;
 	int ret, rc = FR_EXIT_FAIL;
 
-	if (fr_parse_u32(o->argv[1], &slot) || slot >= FR_MAX_DEVS) {
-		fr_err("%s: invalid slot number", o->argv[1]);
-		return FR_EXIT_USAGE;
-	}
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
 	if (t.level != FR_LEVEL_RAID6) {
@@ -115,18 +121,18 @@ int fr_cmd_replace(const struct fr_opts *o)
 		       name, slot, name, slot);
 		return FR_EXIT_FAIL;
 	}
-	if (stat(o->argv[2], &sst)) {
-		fr_open_error(o->argv[2], -errno);
+	if (stat(dev, &sst)) {
+		fr_open_error(dev, -errno);
 		return FR_EXIT_FAIL;
 	}
 	if (!S_ISBLK(sst.st_mode)) {
-		fr_open_error(o->argv[2], -ENOTBLK);
+		fr_open_error(dev, -ENOTBLK);
 		return FR_EXIT_FAIL;
 	}
 	for (i = 0; i < t.ndevs; i++)
 		if (!t.devs[i].missing && i != slot &&
 		    makedev(t.devs[i].major, t.devs[i].minor) == sst.st_rdev) {
-			fr_err("%s: is already slot %u of %s", o->argv[2], i,
+			fr_err("%s: is already slot %u of %s", dev, i,
 			       name);
 			return FR_EXIT_FAIL;
 		}
@@ -137,12 +143,12 @@ int fr_cmd_replace(const struct fr_opts *o)
 		if (slots[i] && m[i].fd >= 0 && !tmpl)
 			tmpl = &m[i].sb;
 	}
-	fr_member_init(&nm, o->argv[2]);
+	fr_member_init(&nm, dev);
 	if (!tmpl) {
 		fr_err("%s: no healthy member's superblock could be read", name);
 		goto out;
 	}
-	if (check_new_member(o, &nm, tmpl, &wipe))
+	if (fr_check_new_member(flags, &nm, tmpl, &wipe))
 		goto out;
 
 	/* the old table's finished work is not redone: keep only what still runs */
@@ -201,4 +207,16 @@ out:
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
 	return rc;
+}
+
+int fr_cmd_replace(const struct fr_opts *o)
+{
+	uint32_t slot;
+
+	if (fr_parse_u32(o->argv[1], &slot) || slot >= FR_MAX_DEVS) {
+		fr_err("%s: invalid slot number", o->argv[1]);
+		return FR_EXIT_USAGE;
+	}
+	return fr_replace_slot(o->argv[0], slot, o->argv[2],
+			       o->force ? FR_REPLACE_FORCE : 0);
 }
