@@ -31,7 +31,7 @@ truncate seq sort od cksum sync kmod jq env"
 
 # Stock modules, resolved with their dependencies. dm-stripe and dm-linear
 # are built into dm-mod.
-modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero dm-snapshot configfs null_blk
+modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero dm-snapshot dm-mirror configfs null_blk
 raid6_pq md-mod raid0 raid456 loop ext4 xfs btrfs crc32c libcrc32c
 virtio_pci virtio_blk"
 
