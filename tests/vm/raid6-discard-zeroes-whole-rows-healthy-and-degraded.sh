@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise RAID6 discard and write-zeroes: a discard zeroes the rows it covers whole on every member (their files lose those blocks, their /sys/block stat counts the zeroes) and leaves partial rows as they were; a write-zeroes zeroes exactly its range at 512-byte edges, partial rows through the parity path; raidcalc read and verify agree, healthy and with a member failed, which gets nothing.
+# Exercise RAID6 discard and write-zeroes: a discard zeroes the rows it covers whole on every member (their files lose those blocks, their /sys/block stat counts the zeroes) and leaves partial rows as they were; a write-zeroes zeroes exactly its range at 512-byte edges, partial rows through the parity path; raidcalc read and verify agree, healthy and with a member failed, which gets nothing; over members without write-zeroes discard is refused and zero-out still exact.
 # group: raid6
 # timeout: 120
 . "${0%/*}/lib.sh"
@@ -99,3 +99,22 @@ for ((i = 0; i < n; i++)); do
 	assert_eq "$(fanraid_counter fr $i errors)" 0 "member $i errors"
 done
 dm_remove fr
+
+# Members without write-zeroes (null_blk, which only discards): whole rows
+# cannot be zeroed, so RAID6 advertises neither and the block layer refuses
+# discards; a zero-out falls back to zero pages through the write path.
+mapfile -t nb < <(nullb_create_many 4 4 discard=1)
+dm_create fz "0 $((2 * 8192 / chunk * chunk)) fanraid raid6 $chunk 0 4$(member_pairs "${nb[@]}")"
+qz=/sys/block/$(dmsetup info -c --noheadings -o blkdevname fz)/queue
+assert_eq "$(cat $qz/discard_max_bytes) $(cat $qz/write_zeroes_max_bytes)" "0 0" \
+	"RAID6 over members without write-zeroes: discard and write-zeroes limits"
+head -c $((1024 * 1024)) /dev/urandom >/tmp/refz
+dd if=/tmp/refz of=/dev/mapper/fz bs=1M oflag=direct status=none
+out=$(blkdiscard -o 0 -l 262144 /dev/mapper/fz 2>&1) && fail "discard on RAID6 over null_blk succeeded"
+assert_contains "$out" "Operation not supported"
+blkdiscard -z -o 4096 -l 131072 /dev/mapper/fz
+dd if=/dev/zero of=/tmp/refz bs=4096 seek=1 count=32 conv=notrunc status=none
+drop_caches
+cmp /tmp/refz <(head -c $((1024 * 1024)) /dev/mapper/fz) || fail "zero-out on RAID6 over null_blk"
+dm_remove fz
+log "members without write-zeroes: discard refused (EOPNOTSUPP), zero-out through the write path exact"
