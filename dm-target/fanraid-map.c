@@ -193,6 +193,9 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	case REQ_OP_DISCARD:
 	case REQ_OP_SECURE_ERASE:
 	case REQ_OP_WRITE_ZEROES:
+		/* RAID6: one bio for the range, zeroed rows at a time. */
+		if (fc->r6)
+			return fanraid_r6_queue_range(fc, bio);
 		return fanraid_map_range(fc, bio, dm_bio_get_target_bio_nr(bio));
 	default:
 		break;
@@ -326,6 +329,38 @@ int fanraid_iterate_devices(struct dm_target *ti,
 }
 
 /*
+ * RAID6 zeroes whole rows on every member (fanraid-r6-discard.c), so it
+ * needs write-zeroes on every member it has: the stacked limit is then not
+ * zero. The discard granularity is one row, rounded up to a power of two
+ * as md's raid5 does, since the block layer aligns discards with
+ * round_up(); a request is at most FANRAID_R6_ZERO_ROWS rows' worth of
+ * granules, at least one. Without write-zeroes on some member there is
+ * neither, and the block layer refuses discards and writes zero pages for
+ * zero-outs, as before.
+ */
+static void fanraid_r6_discard_limits(struct fanraid_c *fc,
+				      struct queue_limits *limits)
+{
+	u32 row = fc->geom.chunk_sectors * fc->geom.data_devs;
+	u32 gran = roundup_pow_of_two(row);
+	u32 max = gran * max_t(u32, 1, FANRAID_R6_ZERO_ROWS * row / gran);
+
+	if (!limits->max_write_zeroes_sectors) {
+		limits->max_discard_sectors = 0;
+		limits->max_hw_discard_sectors = 0;
+		limits->discard_granularity = 0;
+		limits->discard_alignment = 0;
+		return;
+	}
+	limits->max_write_zeroes_sectors = max;
+	limits->max_discard_sectors = max;
+	limits->max_hw_discard_sectors = max;
+	limits->discard_granularity = gran << SECTOR_SHIFT;
+	limits->discard_alignment = 0;
+	limits->discard_misaligned = 0;
+}
+
+/*
  * io_min is one chunk and io_opt one full stripe of data chunks, so mkfs
  * aligns to the stripe and the block layer's readahead (twice io_opt)
  * keeps every member busy.
@@ -337,4 +372,6 @@ void fanraid_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 	blk_limits_io_min(limits, chunk_bytes);
 	blk_limits_io_opt(limits, chunk_bytes * fc->geom.data_devs);
+	if (fc->r6)
+		fanraid_r6_discard_limits(fc, limits);
 }

@@ -211,10 +211,15 @@ static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 		u32 in_chunk = logical & (g->chunk_sectors - 1);
 		struct fr_loc loc;
 
+		unsigned int pos = (in_chunk << SECTOR_SHIFT) -
+				   (op->first_page << PAGE_SHIFT);
+
 		fr_geom_map(g, logical, &loc);
-		fanraid_r6_copy_bio(op, bio, loc.data_idx,
-				    (in_chunk << SECTOR_SHIFT) -
-				    (op->first_page << PAGE_SHIFT));
+		if (bio_op(bio) == REQ_OP_WRITE_ZEROES)
+			fanraid_r6_zero_pages(op, loc.data_idx, pos,
+					      bio->bi_iter.bi_size);
+		else
+			fanraid_r6_copy_bio(op, bio, loc.data_idx, pos);
 	}
 }
 
@@ -386,14 +391,14 @@ done:
 	spin_unlock_irq(&r6->gather_lock);
 }
 
-/* kfanraid6: add a write to its window's entry, and dispatch what is ready. */
-static void fanraid_r6_gather_work(struct work_struct *work)
+/*
+ * kfanraid6: add a write to its window's entry, and dispatch what is ready.
+ * The caller counted it in r6->gathering.
+ */
+static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 {
-	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
-	struct fanraid_c *fc = fb->fc;
 	struct fanraid_r6 *r6 = fc->r6;
 	const struct fr_geom *g = &fc->geom;
-	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 win_sectors = fanraid_r6_win_sectors(g);
 	u32 in_chunk = logical & (g->chunk_sectors - 1);
@@ -471,6 +476,25 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 	}
 	if (go)
 		fanraid_r6_stripe_work(&st->work);
+}
+
+static void fanraid_r6_gather_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+
+	fanraid_r6_gather_bio(fb->fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)));
+}
+
+/*
+ * A write of zeroes to the part of one stripe window that @bio covers
+ * (fanraid-r6-discard.c: the partial rows of a write-zeroes request). It
+ * carries no pages: the entry zeroes the range instead of copying, and is
+ * written like any other, parity included. Worker context.
+ */
+void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
+{
+	atomic_inc(&fc->r6->gathering);
+	fanraid_r6_gather_bio(fc, bio);
 }
 
 /*

@@ -236,6 +236,21 @@ void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
 	}
 }
 
+/* Zero @len bytes of slot @slot's pages from byte @pos of the op's first page. */
+void fanraid_r6_zero_pages(struct fanraid_r6op *op, u32 slot, unsigned int pos,
+			   unsigned int len)
+{
+	while (len) {
+		unsigned int off = offset_in_page(pos);
+		unsigned int n = min(len, (unsigned int)PAGE_SIZE - off);
+
+		memset(page_address(op->pages[slot][pos >> PAGE_SHIFT]) + off,
+		       0, n);
+		pos += n;
+		len -= n;
+	}
+}
+
 /* Slots on failed members: never read or written. */
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 {

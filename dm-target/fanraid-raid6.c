@@ -32,6 +32,19 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 	return DM_MAPIO_SUBMITTED;
 }
 
+/* Queue a discard or write-zeroes: one bio for the whole range. */
+int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+
+	fb->dev = 0;
+	fb->fc = fc;
+	fb->handled = true;
+	INIT_WORK(&fb->work, fanraid_r6_range_work);
+	queue_work(fc->r6->wq, &fb->work);
+	return DM_MAPIO_SUBMITTED;
+}
+
 int fanraid_r6_create(struct fanraid_c *fc, char **error)
 {
 	struct fanraid_r6 *r6;
@@ -58,6 +71,8 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 				      fanraid_r6_stripe_size(&fc->geom));
 	if (!r)
 		r = bioset_init(&r6->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS);
+	if (!r)
+		r = bioset_init(&r6->zero_bs, FR_MAX_DEVS, 0, 0);
 	if (r) {
 		*error = "Cannot allocate RAID6 memory pools";
 		return r;
@@ -96,6 +111,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 	fanraid_r6_gather_exit(r6);
 	if (r6->write_wq)
 		destroy_workqueue(r6->write_wq);
+	bioset_exit(&r6->zero_bs);
 	bioset_exit(&r6->bs);
 	mempool_exit(&r6->stripe_pool);
 	fanraid_r6_cache_destroy(r6);

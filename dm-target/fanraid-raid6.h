@@ -67,6 +67,8 @@ void fanraid_r6_xor_page(u8 *dst, const u8 *src);
 void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch);
 void fanraid_r6_copy_bio(struct fanraid_r6op *op, struct bio *bio, u32 slot,
 			 unsigned int pos);
+void fanraid_r6_zero_pages(struct fanraid_r6op *op, u32 slot, unsigned int pos,
+			   unsigned int len);
 
 /* fanraid-r6-read.c: degraded reads */
 void fanraid_r6_read_work(struct work_struct *work);
@@ -74,7 +76,11 @@ void fanraid_r6_read_work(struct work_struct *work);
 /* fanraid-r6-gather.c: writes, gathered by stripe window */
 size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb);
+void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio);
 void fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
+
+/* fanraid-r6-discard.c: discard and write-zeroes */
+void fanraid_r6_range_work(struct work_struct *work);
 
 #endif /* DM_FANRAID_RAID6_H */

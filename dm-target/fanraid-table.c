@@ -522,8 +522,13 @@ static int fanraid_set_target_limits(struct dm_target *ti,
 				     struct fanraid_c *fc)
 {
 	u32 n = fc->ndevs, max_io = fc->geom.chunk_sectors;
-	/* RAID6 parity would not cover what a member discards. */
-	u32 ranged = fc->r6 ? 0 : n;
+	/*
+	 * RAID0 sends each member its part of the range. RAID6 takes the
+	 * range whole and zeroes rows on every member (fanraid-r6-discard.c),
+	 * and io_hints decides whether the members allow it; a secure erase
+	 * of one member's part would leave parity that does not match.
+	 */
+	u32 ranged = fc->r6 ? 1 : n;
 
 	if (fc->r6)
 		max_io = min_t(u32, max_io, FANRAID_R6_MAX_IO_SECTORS);
@@ -535,8 +540,9 @@ static int fanraid_set_target_limits(struct dm_target *ti,
 	ti->num_flush_bios =
 		fc->features.flush_policy == FANRAID_FLUSH_DROP ? 0 : n;
 	ti->num_discard_bios = ranged;
-	ti->num_secure_erase_bios = ranged;
+	ti->num_secure_erase_bios = fc->r6 ? 0 : n;
 	ti->num_write_zeroes_bios = ranged;
+	ti->discards_supported = fc->r6 != NULL;
 	ti->per_io_data_size = sizeof(struct fanraid_bio);
 	return 0;
 }

@@ -65,8 +65,9 @@ static struct target_type fanraid_target = {
 	 * 1.3.0: superblock, safe_mode_delay, and the superblock words in INFO
 	 * 1.4.0: bitmap, readd, reconstruct-write above the resync point,
 	 *        and the bitmap words in INFO
+	 * 1.5.0: RAID6 discard and write-zeroes
 	 */
-	.version = {1, 4, 0},
+	.version = {1, 5, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

@@ -55,6 +55,11 @@ struct fr_sb;
 #define FANRAID_R6_GATHER_BUSY	4
 #define FANRAID_R6_GATHER_MAX_USEC	100000
 #define FANRAID_R6_GATHER_POLL_USEC	25
+/*
+ * Whole rows a RAID6 discard or write-zeroes zeroes at once, under their
+ * row locks (fanraid-r6-discard.c); at most 8, lockdep's nesting depth.
+ */
+#define FANRAID_R6_ZERO_ROWS	8
 
 /* Readahead cache segments: at most this much of one chunk, on one member. */
 #define FANRAID_RA_SEG_SECTORS	256
@@ -173,6 +178,7 @@ struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
 	struct bio_set bs;
+	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
 	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
 
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
@@ -292,6 +298,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc);
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
+int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio);
 
 /* fanraid-sync.c */
 void fanraid_sync_init(struct fanraid_c *fc);

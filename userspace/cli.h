@@ -129,6 +129,7 @@ int fr_cmd_examine(const struct fr_opts *o);
 int fr_cmd_list(const struct fr_opts *o);
 int fr_cmd_fail(const struct fr_opts *o);
 int fr_cmd_replace(const struct fr_opts *o);
+int fr_cmd_add(const struct fr_opts *o);
 int fr_cmd_readd(const struct fr_opts *o);
 int fr_cmd_set(const struct fr_opts *o);
 int fr_cmd_incremental(const struct fr_opts *o);

@@ -297,9 +297,31 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	struct fr_member *written[FR_MAX_DEVS];
 	bool was_dirty = false;
 	uint64_t missing, readd;
-	uint32_t i, ndevs;
+	uint32_t i, j, ndevs;
+	struct fr_member keep[FR_MAX_DEVS];
 	int ret, rc = FR_EXIT_FAIL;
 
+	/*
+	 * Spares wait outside the table (fanraid monitor puts them in).
+	 * Shallow copies: the candidates keep the paths; none is open here.
+	 */
+	for (i = 0, j = 0; i < n; i++) {
+		if (!m[i].sb_err && fr_sb_is_spare(&m[i].sb)) {
+			printf("%s: spare of %s, not assembled as a member\n",
+			       m[i].path, m[i].sb.name);
+			continue;
+		}
+		if (j < FR_MAX_DEVS)
+			keep[j] = m[i];
+		j++;
+	}
+	if (j > FR_MAX_DEVS) {
+		fr_err("%s: more than %d members given", name ? name : "array",
+		       FR_MAX_DEVS);
+		return FR_EXIT_FAIL;
+	}
+	m = keep;
+	n = j;
 	if (fr_array_order(m, n, uuid, name, slots, err, sizeof(err))) {
 		fr_err("%s", err);
 		return FR_EXIT_FAIL;

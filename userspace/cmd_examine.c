@@ -52,15 +52,19 @@ static void print_json(const char *path, const struct fr_sb *sb,
 	       "\"array_uuid\": \"%s\", \"member_uuid\": \"%s\", \"name\": ",
 	       sb->format_version, sb->layout_version, au, mu);
 	fr_json_string(stdout, sb->name);
+	if (fr_sb_is_spare(sb))
+		printf(", \"role\": \"spare\", \"slot\": null");
+	else
+		printf(", \"role\": \"member\", \"slot\": %u", sb->slot);
 	printf(", \"level\": \"%s\", \"chunk_sectors\": %u, \"devices\": %u, "
-	       "\"slot\": %u, \"data_offset_sectors\": %llu, "
+	       "\"data_offset_sectors\": %llu, "
 	       "\"member_data_sectors\": %llu, \"array_sectors\": %llu, "
 	       "\"events\": %llu, \"state\": \"%s\", \"failed_mask\": %llu, "
 	       "\"flush_policy\": \"%s\", \"readahead_sectors\": %u, "
 	       "\"ctime\": \"%s\", \"utime\": \"%s\", "
 	       "\"target_readahead\": \"%s\", \"ra_window\": %u, ",
 	       fr_level_name(sb->level), sb->chunk_sectors, sb->ndevs,
-	       sb->slot, (unsigned long long)sb->data_offset,
+	       (unsigned long long)sb->data_offset,
 	       (unsigned long long)sb->member_sectors,
 	       (unsigned long long)sb->array_sectors,
 	       (unsigned long long)sb->events, state,
@@ -99,8 +103,12 @@ static void print_human(const char *path, const struct fr_sb *sb,
 	fr_format_size(sb->member_sectors << 9, msize, sizeof(msize));
 	printf("%s:\n", path);
 	printf("            array: %s (UUID %s)\n", sb->name, au);
-	printf("           member: slot %u of %u (UUID %s)\n", sb->slot,
-	       sb->ndevs, mu);
+	if (fr_sb_is_spare(sb))
+		printf("           member: spare of %u members (UUID %s)\n",
+		       sb->ndevs, mu);
+	else
+		printf("           member: slot %u of %u (UUID %s)\n", sb->slot,
+		       sb->ndevs, mu);
 	printf("            level: %s, chunk %s (%u sectors)\n",
 	       fr_level_name(sb->level), chunk, sb->chunk_sectors);
 	printf("       array size: %s (%llu sectors)\n", size,
@@ -128,7 +136,7 @@ static void print_human(const char *path, const struct fr_sb *sb,
 	else if (sb->level == FR_LEVEL_RAID6)
 		printf("     stripe cache: %u MiB (default)\n",
 		       fr_stripe_cache_default_mb(sb->ndevs, sb->chunk_sectors));
-	if (sb->bitmap_region_sectors) {
+	if (sb->bitmap_region_sectors && !fr_sb_is_spare(sb)) {
 		char region[32];
 
 		fr_format_size((uint64_t)sb->bitmap_region_sectors << 9, region,
@@ -169,7 +177,8 @@ int fr_cmd_examine(const struct fr_opts *o)
 		return FR_EXIT_FAIL;
 	}
 	ret = fr_sb_read(&m);
-	if (!ret && !m.sb_err)
+	/* a spare has no bitmap of its own yet */
+	if (!ret && !m.sb_err && !fr_sb_is_spare(&m.sb))
 		ret = fr_bitmap_count(&m, &m.sb, &dirty);
 	fr_member_close(&m);
 	if (ret) {

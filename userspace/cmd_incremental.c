@@ -316,6 +316,13 @@ static int add_member(struct incr *in, const char *path)
 		       path, m.sb.name, c->path);
 		return FR_EXIT_OK;
 	}
+	/* a spare waits for a failure, not for its array: fanraid monitor uses it */
+	if (fr_sb_is_spare(&m.sb)) {
+		fprintf(in->export_vars ? stderr : stdout,
+			"%s: %s is a spare; not a member to start the array with\n",
+			m.sb.name, path);
+		return FR_EXIT_OK;
+	}
 	if (incr_open(in, m.sb.array_uuid))
 		return FR_EXIT_FAIL;
 	if (is_running(m.sb.array_uuid, m.sb.name)) {

@@ -13,7 +13,13 @@
  * Events (mdadm's names where md has the same thing): NewArray,
  * DeviceDisappeared, Fail, DegradedArray, FailedArray, ResyncStarted,
  * ResyncFinished, RebuildStarted, RebuildFinished, CheckStarted,
- * CheckFinished, MismatchesFound.
+ * CheckFinished, MismatchesFound; and SpareActivated, fanraid's own.
+ *
+ * Hot spares: whenever a raid6 array shows a dead or missing slot (at
+ * start, and after every event), the monitor rebuilds it onto a spare of
+ * that array (fanraid add) with replace's steps, as mdadm --monitor does
+ * for md, so nobody has to be there. The kernel cannot: a spare is no
+ * table member, and the table must name what the slot holds.
  */
 #include <errno.h>
 #include <poll.h>
@@ -30,6 +36,7 @@
 #include "dm.h"
 #include "dmwait.h"
 #include "event.h"
+#include "spare.h"
 #include "status.h"
 #include "table.h"
 
@@ -157,6 +164,74 @@ static void report_changes(const char *name, const struct snap *old,
 	}
 }
 
+/*
+ * A spare lent by another array of @uuid's spare group (fanraid.conf's
+ * ARRAY ... spare-group=NAME, as mdadm's): 1 and its path in @path, or 0.
+ */
+static int group_spare(const uint8_t *uuid, char path[FR_PATH_MAX])
+{
+	char spares[FR_MAX_SPARES][FR_PATH_MAX];
+	const struct fr_conf_array *a = fr_conf_array_find(conf, uuid), *o;
+	struct fr_table none = { .ndevs = 0 };
+	int i;
+
+	if (!a || !*a->spare_group)
+		return 0;
+	for (i = 0; i < conf->narrays; i++) {
+		o = &conf->arrays[i];
+		if (o == a || strcmp(o->spare_group, a->spare_group))
+			continue;
+		if (fr_spares_find(o->uuid, &none, spares) > 0) {
+			snprintf(path, FR_PATH_MAX, "%s", spares[0]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every dead or missing slot of a raid6 array gets a spare while there
+ * are some: its own first, then one of its spare group's.
+ */
+static void use_spares(const char *name, const struct snap *s)
+{
+	char spares[FR_MAX_SPARES][FR_PATH_MAX], detail[FR_PATH_MAX + 64];
+	uint8_t uuid[FR_UUID_LEN];
+	struct fr_table t;
+	unsigned int flags;
+	uint64_t len;
+	uint32_t i;
+	int n;
+
+	if (s->level != FR_LEVEL_RAID6 || !dead_count(s))
+		return;
+	for (i = 0; i < s->ndevs; i++) {
+		if (s->health[i] != 'D')
+			continue;
+		if (fr_array_open(name, &t, &len, uuid))
+			return;
+		flags = 0;
+		n = fr_spares_find(uuid, &t, spares);
+		if (n <= 0) {
+			n = group_spare(uuid, spares[0]);
+			flags = FR_REPLACE_SPARE_GROUP;
+		}
+		if (n <= 0)
+			return;
+		if (fr_replace_slot(name, i, spares[0], flags)) {
+			fr_warn("%s: rebuilding slot %u onto spare %s failed",
+				name, i, spares[0]);
+			return;
+		}
+		fflush(stdout);
+		snprintf(detail, sizeof(detail), "slot %u rebuilding onto %s", i,
+			 spares[0]);
+		/* mdadm's MoveSpare: a spare that came from another array */
+		fr_event_notify(conf, flags ? "MoveSpare" : "SpareActivated",
+				name, detail);
+	}
+}
+
 static void watch_drop(struct watch *w)
 {
 	struct watch **p;
@@ -187,6 +262,7 @@ static void *watch_thread(void *arg)
 	if (fr_dm_event_nr(w->name, &nr) || snap_read(w->name, old))
 		goto out;
 	report_health(w->name, old);
+	use_spares(w->name, old);
 	for (;;) {
 		struct snap *t;
 
@@ -203,6 +279,7 @@ static void *watch_thread(void *arg)
 			continue;
 		}
 		report_changes(w->name, old, cur);
+		use_spares(w->name, cur);
 		t = old;
 		old = cur;
 		cur = t;

@@ -7,24 +7,47 @@
  * The new member's slot stays in every superblock's failed mask until a
  * clean stop finds it in sync (health A): an array that crashes
  * mid-rebuild is assembled without it, never trusting half a member.
+ *
+ * SLOT may also be a healthy member (given by number or by its device):
+ * then it is a hot replace, which never has less redundancy than before.
+ * The slot is reloaded onto a dm-mirror ("mirror" target, in-memory log)
+ * whose first leg is the old member and whose second is DEV: the old
+ * member keeps serving reads, every write reaches both, and the mirror
+ * copies the old member onto DEV meanwhile. Without handle_errors: the
+ * mirror then never reads from DEV, and never holds a write that failed
+ * on one leg waiting for userspace (a hold would stall the suspend of the
+ * array's own reload); this command watches the legs itself. Once the copy is in sync the
+ * slot is reloaded onto DEV alone (the suspend of that reload drains every
+ * write through the mirror first), the mirror removed and the old
+ * member's superblock cleared. If the old member fails during the copy,
+ * its slot is failed, the mirror dropped, and DEV rebuilt from parity as
+ * for a dead slot. The command waits for the copy.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "spare.h"
 #include "status.h"
 #include "table.h"
 #include "util.h"
 
-/* Checks the new member like create does: exclusive, clean unless --force, large enough. */
-static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
-			    const struct fr_sb *tmpl, bool *wipe)
+/*
+ * Checks the new member like create does: exclusive, clean unless @force,
+ * large enough. A spare or an old member of this array needs no @force.
+ */
+int fr_check_new_member(unsigned int flags, struct fr_member *nm,
+			const struct fr_sb *tmpl, bool *wipe)
 {
+	bool force = flags & FR_REPLACE_FORCE;
 	char desc[FR_PROBE_DESC_MAX], need[32], have[32];
 	uint64_t bytes = (tmpl->data_offset + tmpl->member_sectors) << 9;
 	int ret;
@@ -51,9 +74,14 @@ static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
 	/* an old member of this very array may come back without --force */
 	if (nm->sb_err == FR_SB_OK &&
 	    memcmp(nm->sb.array_uuid, tmpl->array_uuid, FR_UUID_LEN) &&
-	    !o->force) {
-		fr_err("%s: is already slot %u of fanraid array '%s' (use --force)",
-		       nm->path, nm->sb.slot, nm->sb.name);
+	    !force && !(fr_sb_is_spare(&nm->sb) &&
+			(flags & FR_REPLACE_SPARE_GROUP))) {
+		if (fr_sb_is_spare(&nm->sb))
+			fr_err("%s: is already a spare of fanraid array '%s' (use --force)",
+			       nm->path, nm->sb.name);
+		else
+			fr_err("%s: is already slot %u of fanraid array '%s' (use --force)",
+			       nm->path, nm->sb.slot, nm->sb.name);
 		return -EEXIST;
 	}
 	ret = fr_probe_signatures(nm, desc, sizeof(desc));
@@ -63,16 +91,233 @@ static int check_new_member(const struct fr_opts *o, struct fr_member *nm,
 		return ret;
 	}
 	*wipe = ret == 0;
-	if (ret == 0 && !o->force) {
+	if (ret == 0 && !force) {
 		fr_err("%s: appears to contain %s (use --force)", nm->path, desc);
 		return -EEXIST;
 	}
 	return 0;
 }
 
-int fr_cmd_replace(const struct fr_opts *o)
+/* Region of the hot-replace mirror: 512 KiB, copied one at a time. */
+#define FR_HOT_REGION_SECTORS	1024
+
+/* Keep only what still runs of the old table's work (replace's rule). */
+static void table_keep_running(struct fr_table *t, const struct fr_status *st,
+			       uint64_t rebuild)
 {
-	const char *name = o->argv[0];
+	uint32_t i;
+
+	t->rebuild_mask = rebuild;
+	for (i = 0; i < t->ndevs; i++) {
+		if (st->health[i] != 'a')
+			t->readd_mask &= ~(1ull << i);
+		else if (!(t->readd_mask >> i & 1))
+			t->rebuild_mask |= 1ull << i;
+	}
+	t->resync = t->resync && !strcmp(st->action, "resync");
+}
+
+/* Reload @name with slot @slot on @major:@minor, or missing (@major 0, @minor 0). */
+static int reload_slot(const char *name, uint64_t len, uint32_t slot,
+		       uint32_t major, uint32_t minor)
+{
+	char params[FR_TABLE_MAX];
+	struct fr_dm_target info;
+	struct fr_status st;
+	struct fr_table t;
+	uint8_t uuid[FR_UUID_LEN];
+	uint64_t l;
+
+	if (fr_array_open(name, &t, &l, uuid))
+		return -EIO;
+	if (fr_dm_status(name, FR_DM_INFO, &info) ||
+	    fr_status_parse(info.params, &st) || st.ndevs != t.ndevs) {
+		fr_err("%s: cannot read member health", name);
+		return -EIO;
+	}
+	table_keep_running(&t, &st, 0);
+	t.devs[slot].missing = !major && !minor;
+	t.devs[slot].major = major;
+	t.devs[slot].minor = minor;
+	if (t.devs[slot].missing)
+		t.rebuild_mask &= ~(1ull << slot);
+	if (fr_table_build(&t, params, sizeof(params))) {
+		fr_err("%s: cannot reload slot %u: more than two members would be missing or rebuilding",
+		       name, slot);
+		return -EINVAL;
+	}
+	return fr_dm_swap_table_or_err(name, len, params);
+}
+
+/*
+ * The mirror's copy: 1 in sync, 0 copying, -1 the old member (first leg)
+ * failed or the status is unreadable, -2 the new device failed.
+ */
+static int mirror_state(const char *mname, uint64_t *done, uint64_t *total)
+{
+	struct fr_dm_target tgt;
+	char *w[16], *save = NULL, *p;
+	unsigned long long a, b;
+	int n = 0;
+
+	if (fr_dm_status_other(mname, FR_DM_INFO, "mirror", &tgt))
+		return -1;
+	/* <#legs> <leg>... <in_sync>/<total> <#health> <health> <log...> */
+	for (p = strtok_r(tgt.params, " ", &save); p && n < 16;
+	     p = strtok_r(NULL, " ", &save))
+		w[n++] = p;
+	if (n < 6 || strcmp(w[0], "2") || sscanf(w[3], "%llu/%llu", &a, &b) != 2)
+		return -1;
+	*done = a;
+	*total = b;
+	if (strlen(w[5]) != 2 || w[5][0] != 'A')
+		return -1;
+	if (w[5][1] != 'A')
+		return -2;
+	return a == b;
+}
+
+/* Zero the old member's superblock: it is no member any more. */
+static int clear_sb(const char *path)
+{
+	char zero[FR_SB_SIZE] = { 0 };
+	struct fr_member m;
+	int ret;
+
+	fr_member_init(&m, path);
+	ret = fr_member_open(&m, FR_OPEN_EXCL);
+	if (ret)
+		return ret;
+	if (pwrite(m.fd, zero, sizeof(zero), FR_SB_OFFSET) != sizeof(zero) ||
+	    fsync(m.fd))
+		ret = -errno;
+	fr_member_close(&m);
+	return ret;
+}
+
+static int hot_replace(const char *name, uint32_t slot, const char *dev,
+		       unsigned int flags, const struct fr_table *t,
+		       const struct fr_sb *tmpl, uint64_t len,
+		       const char *oldpath)
+{
+	char mname[160], params[FR_TABLE_MAX];
+	struct fr_dm_info mi;
+	struct fr_dm_target info;
+	struct fr_status st;
+	struct fr_member nm;
+	uint64_t span, done = 0, total = 0, rows;
+	bool wipe = false;
+	int state, ret, rc = FR_EXIT_FAIL;
+	time_t last = 0;
+
+	fr_member_init(&nm, dev);
+	if (fr_check_new_member(flags, &nm, tmpl, &wipe))
+		goto out_close;
+	if (wipe) {
+		ret = fr_wipe_signatures(&nm);
+		if (ret) {
+			fr_err("%s: erasing old signatures failed: %s", nm.path,
+			       strerror(-ret));
+			goto out_close;
+		}
+	}
+	fr_member_close(&nm);
+	rows = fr_geom_member_sectors_for(t->level, t->ndevs, t->chunk_sectors,
+					  len);
+	/* superblock, bitmap and data area: everything the slot uses */
+	span = t->devs[slot].offset + rows;
+	snprintf(mname, sizeof(mname), "%s-replace%u", name, slot);
+	snprintf(params, sizeof(params),
+		 "core 1 %u 2 %u:%u 0 %u:%u 0",
+		 FR_HOT_REGION_SECTORS, t->devs[slot].major,
+		 t->devs[slot].minor, major(nm.rdev), minor(nm.rdev));
+	ret = fr_dm_create_other(mname, span, "mirror", params);
+	if (ret) {
+		fr_err("%s: creating the copy mirror '%s' (%s) failed: %s (is dm-mirror loaded?)",
+		       name, mname, params, strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	if (fr_dm_info(mname, &mi) || !mi.exists) {
+		fr_err("%s: the copy mirror '%s' vanished", name, mname);
+		goto out_mirror;
+	}
+	if (reload_slot(name, len, slot, mi.major, mi.minor))
+		goto out_mirror;
+	printf("%s: copying slot %u (%s) onto %s while it stays in service\n",
+	       name, slot, oldpath, dev);
+	fflush(stdout);
+	for (;;) {
+		state = mirror_state(mname, &done, &total);
+		if (state != -2 &&
+		    (fr_dm_status(name, FR_DM_INFO, &info) ||
+		     fr_status_parse(info.params, &st) ||
+		     st.ndevs != t->ndevs || st.health[slot] != 'A'))
+			state = -1;
+		if (state)
+			break;
+		if (time(NULL) - last >= 10) {
+			last = time(NULL);
+			printf("%s: copied %llu of %llu regions\n", name,
+			       (unsigned long long)done,
+			       (unsigned long long)total);
+			fflush(stdout);
+		}
+		usleep(200000);
+	}
+	if (state == -2) {
+		/* the new device failed: the old member goes on alone */
+		fr_err("%s: %s failed during the copy; slot %u stays on %s",
+		       name, dev, slot, oldpath);
+		if (!reload_slot(name, len, slot, t->devs[slot].major,
+				 t->devs[slot].minor))
+			fr_dm_remove(mname);
+		return FR_EXIT_FAIL;
+	}
+	if (state < 0) {
+		/* the old member failed mid-copy: parity rebuilds the new one */
+		fr_warn("%s: slot %u (%s) failed during the copy; rebuilding %s from parity instead",
+			name, slot, oldpath, dev);
+		snprintf(params, sizeof(params), "fail %u", slot);
+		fr_dm_message(name, params);
+		if (reload_slot(name, len, slot, 0, 0))
+			goto out_mirror;
+		ret = fr_dm_remove(mname);
+		if (ret) {
+			fr_err("%s: removing the copy mirror '%s' failed: %s",
+			       name, mname, strerror(-ret));
+			return FR_EXIT_FAIL;
+		}
+		return fr_replace_slot(name, slot, dev,
+				       flags | FR_REPLACE_FORCE);
+	}
+	/* in sync: the suspend of this reload drains every mirrored write */
+	if (reload_slot(name, len, slot, major(nm.rdev), minor(nm.rdev)))
+		goto out_mirror;
+	ret = fr_dm_remove(mname);
+	if (ret)
+		fr_warn("%s: removing the copy mirror '%s' failed: %s (dmsetup remove %s)",
+			name, mname, strerror(-ret), mname);
+	ret = clear_sb(oldpath);
+	if (ret)
+		fr_warn("%s: clearing the old member's superblock failed: %s",
+			oldpath, strerror(-ret));
+	printf("%s: slot %u is now %s, copied from %s in %llu regions; %s is no longer a member%s\n",
+	       name, slot, dev, oldpath, (unsigned long long)total, oldpath,
+	       ret ? "" : " (its superblock is cleared)");
+	return FR_EXIT_OK;
+out_mirror:
+	/* the array still runs on whatever table it has; the mirror stays if in use */
+	if (fr_dm_remove(mname))
+		fr_warn("%s: the copy mirror '%s' is still in use", name, mname);
+	return rc;
+out_close:
+	fr_member_close(&nm);
+	return rc;
+}
+
+int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
+		    unsigned int flags)
+{
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS], nm;
 	const struct fr_sb *tmpl = NULL;
@@ -83,14 +328,10 @@ int fr_cmd_replace(const struct fr_opts *o)
 	struct fr_sb sb;
 	struct stat sst;
 	uint64_t len;
-	uint32_t slot, i;
+	uint32_t i;
 	bool wipe = false;
 	int ret, rc = FR_EXIT_FAIL;
 
-	if (fr_parse_u32(o->argv[1], &slot) || slot >= FR_MAX_DEVS) {
-		fr_err("%s: invalid slot number", o->argv[1]);
-		return FR_EXIT_USAGE;
-	}
 	if (fr_array_open(name, &t, &len, uuid))
 		return FR_EXIT_FAIL;
 	if (t.level != FR_LEVEL_RAID6) {
@@ -108,25 +349,22 @@ int fr_cmd_replace(const struct fr_opts *o)
 		fr_err("%s: cannot read member health", name);
 		return FR_EXIT_FAIL;
 	}
-	if (st.health[slot] != 'D') {
-		fr_err(st.health[slot] == 'a' ?
-		       "%s: slot %u is already being rebuilt" :
-		       "%s: slot %u is healthy; fail it first (fanraid fail %s %u)",
-		       name, slot, name, slot);
+	if (st.health[slot] == 'a') {
+		fr_err("%s: slot %u is already being rebuilt", name, slot);
 		return FR_EXIT_FAIL;
 	}
-	if (stat(o->argv[2], &sst)) {
-		fr_open_error(o->argv[2], -errno);
+	if (stat(dev, &sst)) {
+		fr_open_error(dev, -errno);
 		return FR_EXIT_FAIL;
 	}
 	if (!S_ISBLK(sst.st_mode)) {
-		fr_open_error(o->argv[2], -ENOTBLK);
+		fr_open_error(dev, -ENOTBLK);
 		return FR_EXIT_FAIL;
 	}
 	for (i = 0; i < t.ndevs; i++)
 		if (!t.devs[i].missing && i != slot &&
 		    makedev(t.devs[i].major, t.devs[i].minor) == sst.st_rdev) {
-			fr_err("%s: is already slot %u of %s", o->argv[2], i,
+			fr_err("%s: is already slot %u of %s", dev, i,
 			       name);
 			return FR_EXIT_FAIL;
 		}
@@ -137,12 +375,23 @@ int fr_cmd_replace(const struct fr_opts *o)
 		if (slots[i] && m[i].fd >= 0 && !tmpl)
 			tmpl = &m[i].sb;
 	}
-	fr_member_init(&nm, o->argv[2]);
+	fr_member_init(&nm, dev);
 	if (!tmpl) {
 		fr_err("%s: no healthy member's superblock could be read", name);
 		goto out;
 	}
-	if (check_new_member(o, &nm, tmpl, &wipe))
+	if (st.health[slot] == 'A') {
+		if (makedev(t.devs[slot].major, t.devs[slot].minor) ==
+		    sst.st_rdev) {
+			fr_err("%s: is slot %u itself", dev, slot);
+			goto out;
+		}
+		for (i = 0; i < t.ndevs; i++)
+			fr_member_close(&m[i]);
+		return hot_replace(name, slot, dev, flags, &t, tmpl, len,
+				   paths[slot]);
+	}
+	if (fr_check_new_member(flags, &nm, tmpl, &wipe))
 		goto out;
 
 	/* the old table's finished work is not redone: keep only what still runs */
@@ -201,4 +450,47 @@ out:
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
 	return rc;
+}
+
+/* The slot of running array @name that device @path holds. */
+static int slot_of_device(const char *name, const char *path, uint32_t *slot)
+{
+	uint8_t uuid[FR_UUID_LEN];
+	struct fr_table t;
+	struct stat sst;
+	uint64_t len;
+	uint32_t i;
+
+	if (stat(path, &sst) || !S_ISBLK(sst.st_mode)) {
+		fr_err("%s: invalid slot number, and not a block device", path);
+		return -EINVAL;
+	}
+	if (fr_array_open(name, &t, &len, uuid))
+		return -ENXIO;
+	for (i = 0; i < t.ndevs; i++)
+		if (!t.devs[i].missing &&
+		    makedev(t.devs[i].major, t.devs[i].minor) == sst.st_rdev) {
+			*slot = i;
+			return 0;
+		}
+	fr_err("%s: is no member of %s", path, name);
+	return -ENOENT;
+}
+
+int fr_cmd_replace(const struct fr_opts *o)
+{
+	uint32_t slot;
+	int ret;
+
+	if (fr_parse_u32(o->argv[1], &slot)) {
+		ret = slot_of_device(o->argv[0], o->argv[1], &slot);
+		if (ret)
+			return ret == -EINVAL ? FR_EXIT_USAGE : FR_EXIT_FAIL;
+	}
+	if (slot >= FR_MAX_DEVS) {
+		fr_err("%s: invalid slot number", o->argv[1]);
+		return FR_EXIT_USAGE;
+	}
+	return fr_replace_slot(o->argv[0], slot, o->argv[2],
+			       o->force ? FR_REPLACE_FORCE : 0);
 }

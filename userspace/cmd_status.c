@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "spare.h"
 #include "status.h"
 #include "table.h"
 #include "util.h"
@@ -106,8 +107,10 @@ static void print_json_stripe_cache(const struct fr_table *t,
 
 static void print_json(const char *name, const char *uuid, uint64_t len,
 		       const struct fr_table *t, const struct fr_status *st,
-		       char (*paths)[FR_PATH_MAX], long ra, bool first)
+		       char (*paths)[FR_PATH_MAX], long ra, bool first,
+		       char (*spares)[FR_PATH_MAX], int nspares)
 {
+	int k;
 	uint32_t i;
 
 	printf("%s\n    {\"name\": ", first ? "" : ",");
@@ -159,7 +162,12 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 		printf("\"rebuild_lost_row\": %llu, ", (unsigned long long)st->lost_row);
 	else
 		printf("\"rebuild_lost_row\": null, ");
-	printf("\"members\": [");
+	printf("\"spares\": [");
+	for (k = 0; k < nspares; k++) {
+		printf("%s", k ? ", " : "");
+		fr_json_string(stdout, spares[k]);
+	}
+	printf("], \"members\": [");
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
 
@@ -193,8 +201,10 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 
 static void print_human(const char *name, const char *uuid, uint64_t len,
 			const struct fr_table *t, const struct fr_status *st,
-			char (*paths)[FR_PATH_MAX], long ra)
+			char (*paths)[FR_PATH_MAX], long ra,
+			char (*spares)[FR_PATH_MAX], int nspares)
 {
+	int k;
 	char size[32], chunk[32], rd[32], wr[32], win[32], cache[32], sc[32];
 	uint32_t i;
 
@@ -249,6 +259,10 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 			       (unsigned long long)st->stripe_cache_kib,
 			       (unsigned long long)st->stripe_cache_peak_kib);
 		printf("\n");
+		printf("  spares:");
+		for (k = 0; k < nspares; k++)
+			printf(" %s", spares[k]);
+		printf("%s\n", nspares ? "" : " none");
 	}
 	printf("  %4s  %-16s %-8s %10s %10s %10s %10s %8s %7s %9s %7s\n", "slot",
 	       "device", "health", "reads", "writes", "read", "written",
@@ -273,6 +287,9 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], uuid[FR_DM_UUID_LEN];
+	char spares[FR_MAX_SPARES][FR_PATH_MAX];
+	uint8_t auuid[FR_UUID_LEN];
+	int nspares = 0;
 	struct fr_dm_target table, info;
 	struct fr_dm_info dmi;
 	struct fr_status st;
@@ -314,12 +331,20 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		 dmi.uuid + plen);
 	for (i = 0; i < t.ndevs; i++)
 		fr_table_dev_path(&t.devs[i], paths[i]);
+	/* raid6 only: a raid0 array has nothing to rebuild onto a spare */
+	if (t.level == FR_LEVEL_RAID6 && !fr_uuid_parse(uuid, auuid)) {
+		nspares = fr_spares_find(auuid, &t, spares);
+		if (nspares < 0)
+			nspares = 0;
+	}
 	if (ctx->json)
 		print_json(name, uuid, table.len, &t, &st, paths,
-			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count);
+			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count,
+			   spares, nspares);
 	else
 		print_human(name, uuid, table.len, &t, &st, paths,
-			    fr_readahead_kb_read(dmi.major, dmi.minor));
+			    fr_readahead_kb_read(dmi.major, dmi.minor),
+			    spares, nspares);
 	ctx->count++;
 	if (health_exit(&st) > ctx->worst)
 		ctx->worst = health_exit(&st);

@@ -44,7 +44,7 @@ static int add_device(struct fr_conf *c, const char *pattern)
 	return 0;
 }
 
-/* ARRAY [NAME] UUID=... [level=...] [devices=N] [name=NAME] */
+/* ARRAY [NAME] UUID=... [level=...] [devices=N] [name=NAME] [spare-group=NAME] */
 static int parse_array(struct fr_conf *c, char **w, int n, int line)
 {
 	struct fr_conf_array a = { .level = UINT32_MAX }, *na;
@@ -74,6 +74,12 @@ static int parse_array(struct fr_conf *c, char **w, int n, int line)
 					goto bad;
 			} else if (!strcasecmp(w[i], "name")) {
 				name = v;
+			} else if (!strcasecmp(w[i], "spare-group")) {
+				/* mdadm's key: arrays that lend each other spares */
+				if (!fr_name_is_valid(v))
+					goto bad;
+				snprintf(a.spare_group, sizeof(a.spare_group),
+					 "%s", v);
 			} else {
 				/* as mdadm: words a newer tool writes are not errors */
 				fr_warn("%s:%d: ARRAY: unknown key '%s' ignored",

@@ -4,6 +4,7 @@
  *
  *	DEVICE /dev/nvme*n1 /dev/disk/by-id/ata-*	which devices to scan
  *	ARRAY data UUID=6f1c... level=raid6 devices=6	arrays to assemble
+ *	      [spare-group=NAME]			share spares (monitor)
  *	AUTO yes|no					others too? (yes)
  *	MAILADDR root					monitor: mail to
  *	MAILFROM fanraid@host				monitor: mail from
@@ -28,6 +29,7 @@ struct fr_conf_array {
 	uint8_t uuid[FR_UUID_LEN];
 	uint32_t level;			/* UINT32_MAX: not given */
 	uint32_t ndevs;			/* 0: not given */
+	char spare_group[FR_SB_NAME_LEN]; /* "": shares no spares */
 };
 
 struct fr_conf {

@@ -140,8 +140,9 @@ static int task_query(int type, const char *name, bool open_count,
 	return 0;
 }
 
-int fr_dm_create(const char *name, const char *uuid, uint64_t len,
-		 const char *params, uint32_t read_ahead)
+static int create_typed(const char *name, const char *uuid, uint64_t len,
+			const char *type, const char *params,
+			uint32_t read_ahead)
 {
 	struct dm_task *dmt;
 	int ret;
@@ -149,8 +150,8 @@ int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 	ret = task_new(DM_DEVICE_CREATE, name, &dmt);
 	if (ret)
 		return ret;
-	if (!dm_task_set_uuid(dmt, uuid) ||
-	    !dm_task_add_target(dmt, 0, len, FR_TARGET_NAME, params))
+	if ((uuid && !dm_task_set_uuid(dmt, uuid)) ||
+	    !dm_task_add_target(dmt, 0, len, type, params))
 		return task_abandon(dmt);
 	/*
 	 * Exactly the recorded value (no MINIMUM flag): `fanraid set` may
@@ -159,6 +160,20 @@ int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 	if (read_ahead && !dm_task_set_read_ahead(dmt, read_ahead, 0))
 		return task_abandon(dmt);
 	return task_run(dmt, true);
+}
+
+int fr_dm_create(const char *name, const char *uuid, uint64_t len,
+		 const char *params, uint32_t read_ahead)
+{
+	return create_typed(name, uuid, len, FR_TARGET_NAME, params,
+			    read_ahead);
+}
+
+/* A helper device of another target type (hot replace's mirror). */
+int fr_dm_create_other(const char *name, uint64_t len, const char *type,
+		       const char *params)
+{
+	return create_typed(name, NULL, len, type, params, 0);
 }
 
 /*
@@ -208,8 +223,8 @@ int fr_dm_remove(const char *name)
  * Fetches the INFO or TABLE line. -ENXIO when the device does not exist,
  * -EMEDIUMTYPE when it does not hold exactly one fanraid target.
  */
-int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
-		 struct fr_dm_target *tgt)
+static int status_typed(const char *name, enum fr_dm_status_kind kind,
+			const char *want, struct fr_dm_target *tgt)
 {
 	struct dm_task *dmt;
 	struct dm_info info;
@@ -230,7 +245,7 @@ int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
 		goto out;
 	ret = -EMEDIUMTYPE;
 	next = dm_get_next_target(dmt, NULL, &start, &len, &type, &params);
-	if (next || !type || strcmp(type, FR_TARGET_NAME))
+	if (next || !type || strcmp(type, want))
 		goto out;
 	tgt->start = start;
 	tgt->len = len;
@@ -243,6 +258,19 @@ int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
 out:
 	dm_task_destroy(dmt);
 	return ret;
+}
+
+int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
+		 struct fr_dm_target *tgt)
+{
+	return status_typed(name, kind, FR_TARGET_NAME, tgt);
+}
+
+/* The same for a device of target @type; -EMEDIUMTYPE for another. */
+int fr_dm_status_other(const char *name, enum fr_dm_status_kind kind,
+		       const char *type, struct fr_dm_target *tgt)
+{
+	return status_typed(name, kind, type, tgt);
 }
 
 /* Sends `dmsetup message <name> 0 <msg>`. */

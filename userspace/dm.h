@@ -40,6 +40,10 @@ typedef int (*fr_dm_list_fn)(const char *name, void *arg);
 void fr_dm_init(void);
 int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 		 const char *params, uint32_t read_ahead);
+int fr_dm_create_other(const char *name, uint64_t len, const char *type,
+		       const char *params);
+int fr_dm_status_other(const char *name, enum fr_dm_status_kind kind,
+		       const char *type, struct fr_dm_target *tgt);
 int fr_dm_reload(const char *name, uint64_t len, const char *params);
 int fr_dm_resume(const char *name);
 int fr_dm_remove(const char *name);

@@ -43,8 +43,12 @@ void fr_export_member(FILE *f, const struct fr_sb *sb)
 	print_name(f, "ID_FS_LABEL", sb->name);
 	fprintf(f, "FANRAID_NAME=%s\nFANRAID_UUID=%s\nFANRAID_MEMBER_UUID=%s\n",
 		sb->name, au, mu);
-	fprintf(f, "FANRAID_LEVEL=%s\nFANRAID_DEVICES=%u\nFANRAID_SLOT=%u\n",
-		fr_level_name(sb->level), sb->ndevs, sb->slot);
+	fprintf(f, "FANRAID_LEVEL=%s\nFANRAID_DEVICES=%u\n",
+		fr_level_name(sb->level), sb->ndevs);
+	if (fr_sb_is_spare(sb))
+		fprintf(f, "FANRAID_SLOT=spare\n");
+	else
+		fprintf(f, "FANRAID_SLOT=%u\n", sb->slot);
 	fprintf(f, "FANRAID_EVENTS=%llu\nFANRAID_STATE=%s%s\n",
 		(unsigned long long)sb->events,
 		sb->state & FR_SB_STATE_DIRTY ? "dirty" : "clean",

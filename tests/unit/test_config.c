@@ -39,7 +39,7 @@ static void test_conf_parses_every_keyword(void **state)
 		"device /dev/nvme*n1   # trailing comment\n"
 		"DEVICE /dev/sd*\n"
 		"  /dev/vd*\n"			/* continues the DEVICE line */
-		"ARRAY data UUID=" U1 " level=raid6 devices=6\n"
+		"ARRAY data UUID=" U1 " level=raid6 devices=6 spare-group=ssd\n"
 		"\n"
 		"ARRAY UUID=6f1c2e0a93b44a518f7d2b8e5c0d9a12 name=two\n"
 		"AUTO no\n"
@@ -66,6 +66,8 @@ static void test_conf_parses_every_keyword(void **state)
 	assert_string_equal(a->name, "data");
 	assert_int_equal(a->level, FR_LEVEL_RAID6);
 	assert_int_equal(a->ndevs, 6);
+	assert_string_equal(a->spare_group, "ssd");
+	assert_string_equal(c.arrays[1].spare_group, "");
 	assert_string_equal(c.arrays[1].name, "two");
 	assert_int_equal(c.arrays[1].level, UINT32_MAX);
 	/* AUTO no: only listed arrays */
@@ -95,6 +97,8 @@ static void test_conf_rejects_malformed_lines(void **state)
 		"ARRAY data UUID=" U1 " devices=65\n",
 		"ARRAY -bad UUID=" U1 "\n",		/* invalid name */
 		"ARRAY a UUID=" U1 " extra\n",		/* a second bare word */
+		"ARRAY a UUID=" U1 " spare-group=\n",	/* empty group */
+		"ARRAY a UUID=" U1 " spare-group=a/b\n",	/* not a name */
 		"AUTO maybe\n",
 		"AUTO\n",
 		"MAILADDR\n",

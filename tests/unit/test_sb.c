@@ -597,6 +597,33 @@ static void test_sb_rejects_raid6_below_four_members(void **state)
 	assert_int_equal(fr_sb_decode(buf, &sb), FR_SB_ENDEVS);
 }
 
+/*
+ * A hot spare's block has slot FR_SB_SLOT_SPARE: it round-trips, says it
+ * is a spare, and a slot just past the members is still refused; a
+ * decoder that knows no spares (slot < ndevs only) would refuse it too.
+ */
+static void test_sb_spare_slot_round_trips(void **state)
+{
+	uint8_t buf[FR_SB_SIZE];
+	struct fr_sb sb, out;
+
+	(void)state;
+	t_sb(&sb);
+	assert_false(fr_sb_is_spare(&sb));
+	sb.slot = FR_SB_SLOT_SPARE;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_OK);
+	assert_int_equal(buf[FR_SB_OFF_SLOT], 0xff);
+	assert_int_equal(buf[FR_SB_OFF_SLOT + 3], 0xff);
+	assert_int_equal(fr_sb_decode(buf, &out), FR_SB_OK);
+	assert_int_equal(out.slot, FR_SB_SLOT_SPARE);
+	assert_true(fr_sb_is_spare(&out));
+	assert_true(out.slot >= out.ndevs);
+	sb.slot = sb.ndevs;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ESLOT);
+	sb.slot = FR_SB_SLOT_SPARE - 1;
+	assert_int_equal(fr_sb_encode(&sb, buf), FR_SB_ESLOT);
+}
+
 static void test_sb_encode_refuses_invalid_struct(void **state)
 {
 	uint8_t buf[FR_SB_SIZE];
@@ -737,6 +764,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sb_round_trips),
+		cmocka_unit_test(test_sb_spare_slot_round_trips),
 		cmocka_unit_test(test_sb_round_trips_raid6_degraded_64_members),
 		cmocka_unit_test(test_sb_layout_matches_documented_offsets),
 		cmocka_unit_test(test_sb_crc_is_standard_crc32c),

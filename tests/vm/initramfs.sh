@@ -26,12 +26,12 @@ build=${BUILD:-$top/build}
 # gate on what they need (R18), the image need not.
 tools="bash dmsetup fio mkfs.ext4 mke2fs e2fsck tune2fs dumpe2fs debugfs
 mkfs.xfs xfs_repair xfs_db mkfs.btrfs btrfs mdadm blockdev blkid wipefs
-losetup fallocate blkdiscard mount umount dmesg cmp sha256sum md5sum dd head tail stat timeout
+losetup fallocate blkdiscard fstrim mount umount dmesg cmp sha256sum md5sum dd head tail stat timeout
 truncate seq sort od cksum sync kmod jq env"
 
 # Stock modules, resolved with their dependencies. dm-stripe and dm-linear
 # are built into dm-mod.
-modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero dm-snapshot configfs null_blk
+modules="dm-mod dm-flakey dm-delay dm-log-writes dm-zero dm-snapshot dm-mirror configfs null_blk
 raid6_pq md-mod raid0 raid456 loop ext4 xfs btrfs crc32c libcrc32c
 virtio_pci virtio_blk dm-thin-pool scsi_debug sd_mod"
 

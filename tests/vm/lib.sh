@@ -120,6 +120,40 @@ nullb_create_many() {
 	done
 }
 
+# loop_members COUNT SIZE_MB: COUNT loop devices over sparse files on the
+# tmpfs /tmp (/tmp/lm/m<i>). Unlike null_blk they take write-zeroes (a
+# hole punched in the file; with REQ_NOUNMAP tmpfs refuses, and the block
+# layer writes zero pages) and discards, and they have a write-back cache
+# (flushes reach them); a file's allocated blocks (stat %b) say what its
+# member holds. Paths on stdout, one a line; harness_reset detaches them.
+loop_members() {
+	local i dev
+	modprobe loop max_loop=16 2>/dev/null || true
+	[ -c /dev/loop-control ] || mknod /dev/loop-control c 10 237
+	for ((i = 0; i < 16; i++)); do
+		[ -b /dev/loop$i ] || mknod /dev/loop$i b 7 $i
+	done
+	mkdir -p /tmp/lm
+	for ((i = 0; i < $1; i++)); do
+		[ ! -e /tmp/lm/m$i ] || fail "loop_members: /tmp/lm/m$i exists"
+		truncate -s "$2M" /tmp/lm/m$i
+		dev=$(losetup -f --show /tmp/lm/m$i) || fail "losetup /tmp/lm/m$i"
+		echo "$dev"
+	done
+}
+
+# loop_blocks I: 512-byte blocks allocated to loop_members' file I.
+loop_blocks() {
+	stat -c %b "/tmp/lm/m$1"
+}
+
+# blk_stat DEV FIELD: one field of /sys/block/DEV/stat (1-based, as in
+# Documentation/block/stat.rst: 5 write I/Os, 7 write sectors, 12 discard
+# I/Os, 14 discard sectors).
+blk_stat() {
+	awk -v f="$2" '{ print $f }' "/sys/block/${1#/dev/}/stat"
+}
+
 nullb_destroy() {
 	local d=$NULLB_CFS/$1
 	[ -d "$d" ] || return 0

@@ -41,6 +41,13 @@
 #define FR_UUID_LEN		16
 #define FR_UUID_STR_LEN		36
 #define FR_SB_MAX_READAHEAD	65536	/* sectors: 32 MiB */
+/*
+ * The slot of a hot spare: a device waiting to replace a failed member of
+ * the array named in its block. No table holds it. A decoder from before
+ * spares refuses it ("slot number beyond the device count"), so an old
+ * tool never takes a spare for a member.
+ */
+#define FR_SB_SLOT_SPARE	0xffffffffu
 
 /* Byte offsets inside the block; docs/superblock.md has the same table. */
 #define FR_SB_OFF_MAGIC		0
@@ -119,7 +126,7 @@ struct fr_sb {
 	u32 level;			/* enum fr_level */
 	u32 chunk_sectors;
 	u32 ndevs;
-	u32 slot;			/* this member's index in the table */
+	u32 slot;			/* this member's index in the table, or FR_SB_SLOT_SPARE */
 	u64 data_offset;		/* where the data area starts */
 	u64 member_sectors;		/* data area used on each member */
 	u64 array_sectors;		/* dm target length */
@@ -364,6 +371,11 @@ static inline enum fr_sb_err fr_sb_shape_err(enum fr_geom_err err)
 	}
 }
 
+static inline int fr_sb_is_spare(const struct fr_sb *sb)
+{
+	return sb->slot == FR_SB_SLOT_SPARE;
+}
+
 /* Field checks shared by encode (never write garbage) and decode. */
 static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 {
@@ -386,7 +398,7 @@ static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 						  sb->chunk_sectors));
 	if (err)
 		return err;
-	if (sb->slot >= sb->ndevs)
+	if (sb->slot >= sb->ndevs && sb->slot != FR_SB_SLOT_SPARE)
 		return FR_SB_ESLOT;
 	/* The data area starts after the superblock, on a 4 KiB boundary. */
 	if (sb->data_offset < FR_SB_SECTORS_END || sb->data_offset % 8 ||
