@@ -70,8 +70,11 @@ fstests)
 	echo "${FSTESTS_CONFIGS:-fanraid-raid0 fanraid-raid6 fanraid-raid6-degraded dm-stripe md-raid6}" \
 		>"$work/stage/debvm/fstests.configs"
 	echo "${FSTESTS_FS:-xfs ext4}" >"$work/stage/debvm/fstests.fs"
-	# TEST_DEV's members t0..t5, SCRATCH_DEV's s0..s5
-	for i in 0 1 2 3 4 5; do disks+=("t$i:256M" "s$i:256M"); done
+	# seconds one file system on one configuration may take
+	echo "${FSTESTS_COMBO_BUDGET:-900}" >"$work/stage/debvm/fstests.budget"
+	# TEST_DEV's members t0..t5, SCRATCH_DEV's s0..s5; 384 MiB, so
+	# RAID0 of 4 and RAID6 of 6 hold 1.5 GiB (generic/213 wants 1 GiB free)
+	for i in 0 1 2 3 4 5; do disks+=("t$i:384M" "s$i:384M"); done
 	;;
 ceph)
 	cp "$top/bench/ceph/guest.sh" "$work/stage/debvm/boot.sh"

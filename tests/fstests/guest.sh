@@ -54,11 +54,16 @@ wipe() {
 	done
 }
 
-teardown() {
+# leftovers: what a stopped check leaves mounted, and a flakey or other
+# table fstests left over an array
+leftovers() {
 	umount /mnt/test /mnt/scratch 2>/dev/null
-	# a flakey or other table fstests left over an array goes first
 	dmsetup ls | awk '$1 != "fst" && $1 != "fss" {print $1}' |
 		xargs -r -n1 dmsetup remove 2>/dev/null
+}
+
+teardown() {
+	leftovers
 	for n in fst fss; do
 		fanraid stop "$n" >/dev/null 2>&1 || true
 	done
@@ -124,7 +129,7 @@ for cfg in $configs; do
 	dmsetup status fst 2>/dev/null | cut -c1-120 | sed 's/^/# | /' >&3
 	cat /proc/mdstat | sed 's/^/# | /' >&3
 	for fs in $fslist; do
-		umount /mnt/test 2>/dev/null
+		leftovers
 		case $fs in
 		xfs) mkfs.xfs -q -f "$td" ;;
 		ext4) mkfs.ext4 -q -F "$td" ;;
@@ -138,14 +143,13 @@ export SCRATCH_MNT=/mnt/scratch
 EOC
 		t1=$(date +%s)
 		rm -rf results
-		# check's own report, whole, to the log; one line a test to
-		# the results port from its xunit report
-		timeout "${FSTESTS_COMBO_BUDGET:-1800}" ./check -R xunit $tests \
-			>/tmp/check.out 2>&1
-		rc=$?
-		sed "s/^/# $fs $cfg | /" /tmp/check.out >&3
-		python3 /debvm/xunit2lines.py results/result.xml "$fs" "$cfg" >&3 ||
-			say "# $fs $cfg: no xunit report (check exit $rc)"
+		# check's own report goes to the log as it runs; then one line
+		# a test to the results. A combination has its time budget, so
+		# one hung test cannot take the others' time.
+		timeout "$(cat /debvm/fstests.budget)" ./check -R xunit $tests 2>&1 |
+			tee /tmp/check.out | sed -u "s/^/# $fs $cfg | /" >&3
+		rc=${PIPESTATUS[0]}
+		python3 /debvm/xunit2lines.py results/result.xml /tmp/check.out "$fs" "$cfg" $tests >&3
 		for f in results/*/*.out.bad results/*/*.dmesg; do
 			[ -f "$f" ] || continue
 			say "# --- $fs $cfg $f"
