@@ -9,10 +9,22 @@ export PREFIX DESTDIR
 BUILD := $(CURDIR)/build
 export BUILD
 
-.PHONY: all deps deps-build raidcalc userspace module unit check vmtest \
+.PHONY: help all deps deps-build raidcalc userspace module unit check vmtest \
 	vm-shell debvm fstests ceph-bench demo bench install uninstall clean
 
 all: raidcalc userspace
+
+help:
+	@echo "make all          tool and raidcalc (build/)"
+	@echo "make module       dm-target/dm-fanraid.ko"
+	@echo "make check        deps, unit tests, VM tests (about 26 minutes)"
+	@echo "make debvm        the Debian-userland VM: DKMS, udev, systemd"
+	@echo "make fstests FSTESTS_SRC=DIR"
+	@echo "                  fstests from a kdave/xfstests checkout at $(FSTESTS_TAG),"
+	@echo "                  a subset on fanraid, dm-stripe and md (docs/testing.md)"
+	@echo "make ceph-bench   rados bench, an OSD on fanraid, md, dm-stripe (docs/ceph.md)"
+	@echo "make demo | bench benchmarks (docs/benchmarking.md)"
+	@echo "make install | uninstall | clean"
 
 deps:
 	@scripts/deps.sh all

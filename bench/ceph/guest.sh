@@ -63,7 +63,8 @@ if ! ceph_mon_mgr; then
 	finish
 fi
 wait_for 180 bash -c "ceph mgr stat | grep -q '\"available\": true'" || bad "mgr available"
-say "# mon and mgr up in $(($(date +%s) - t0)) s"
+say "# mon and mgr up in $(($(date +%s) - t0)) s; $(ceph --version)"
+say "# bluestore_min_alloc_size hdd $(ceph config get osd bluestore_min_alloc_size_hdd) ssd $(ceph config get osd bluestore_min_alloc_size_ssd), osd_memory_target $(ceph config get osd osd_memory_target)"
 
 # array CONFIG: builds the device of CONFIG over m0..m5, prints its path
 array() {
