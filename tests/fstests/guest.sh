@@ -16,7 +16,7 @@
 # then @@ END pass|fail (fail: a configuration could not be set up).
 set -uo pipefail
 exec 3>/dev/ttyS1
-export DM_DISABLE_UDEV=
+unset DM_DISABLE_UDEV
 
 say() { echo "$*" >&3; echo "fstests: $*"; }
 failed=0
