@@ -41,7 +41,9 @@ fingerprint() {
 		echo "pkgs $pkgs size $size set $set"
 		sha256sum <"$0"
 		[ -z "$set" ] || sha256sum <"$here/customize-$set.sh"
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+		# the sources mmdebstrap is given, not whatever else is there
+		# (a deb-src entry added by someone else must not rebuild it)
+		cat /etc/apt/sources.list.d/debian.sources 2>/dev/null || true
 	} | sha256sum | cut -d' ' -f1
 }
 
