@@ -80,6 +80,11 @@ setup() {
 	fanraid-raid0)
 		fanraid create "$name" --level 0 --chunk ${chunk_kib}K "${@:1:4}" >&2 || return 1
 		echo "/dev/mapper/$name" ;;
+	fanraid-raid0-ra-off)
+		# the same RAID0 without the readahead queues: tells a failure
+		# of the cache from one of the mapping
+		fanraid create "$name" --level 0 --chunk ${chunk_kib}K --ra off "${@:1:4}" >&2 || return 1
+		echo "/dev/mapper/$name" ;;
 	fanraid-raid6)
 		fanraid create "$name" --level 6 --chunk ${chunk_kib}K "$@" >&2 || return 1
 		# create zeroes the members; wait for anything it still does
@@ -155,6 +160,15 @@ EOC
 			say "# --- $fs $cfg $f"
 			head -40 "$f" | sed 's/^/# > /' >&3
 		done
+		# fsx's own log of its last operations, for a failed fsx test
+		if grep -q "READ BAD DATA" results/*/*.out.bad 2>/dev/null; then
+			for f in /mnt/test/*.fsxlog; do
+				[ -f "$f" ] || continue
+				say "# --- $fs $cfg $f (last 80 lines)"
+				tail -80 "$f" | sed 's/^/# fsxlog > /' >&3
+			done
+		fi
+		dmsetup status fst 2>/dev/null | cut -c1-200 | sed 's/^/# status | /' >&3
 		say "# $fs $cfg: check exit $rc in $(($(date +%s) - t1)) s"
 	done
 done

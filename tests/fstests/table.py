@@ -26,7 +26,7 @@ def cell(r):
     if r is None:
         return "—"
     state, secs = r
-    return {"pass": "pass", "fail": "**FAIL**", "notrun": "not run"}[state] + f" {secs:.0f} s"
+    return {"pass": "pass", "fail": "**FAIL**", "notrun": "not run", "cut": "cut"}[state] + f" {secs:.0f} s"
 
 print("| fs | test | " + " | ".join(HEAD) + " |")
 print("|---|---|" + "---|" * len(COLS))
