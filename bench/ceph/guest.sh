@@ -87,7 +87,7 @@ array() {
 			--layout=left-symmetric --assume-clean --metadata=1.2 --homehost=any \
 			"${m[@]}" >&2 || return 1
 		udevadm settle
-		echo /dev/md/cb; return 0 ;;
+		readlink -f /dev/md/cb; return 0 ;;
 	*) return 1 ;;
 	esac
 	udevadm settle

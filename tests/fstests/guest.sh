@@ -109,7 +109,8 @@ setup() {
 		mdadm --create "/dev/md/$name" --run --level=6 --raid-devices=6 \
 			--chunk=$chunk_kib --layout=left-symmetric --assume-clean \
 			--metadata=1.2 --homehost=any "$@" >&2 || return 1
-		echo "/dev/md/$name" ;;
+		# the kernel name: check compares it with what mount shows
+		udevadm settle; readlink -f "/dev/md/$name" ;;
 	esac
 }
 
