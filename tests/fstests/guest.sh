@@ -155,6 +155,7 @@ EOC
 		timeout "$(cat /debvm/fstests.budget)" ./check -R xunit $tests 2>&1 |
 			tee /tmp/check.out | sed -u "s/^/# $fs $cfg | /" >&3
 		rc=${PIPESTATUS[0]}
+		echo >&3	# check's last line may be unfinished
 		python3 /debvm/xunit2lines.py results/result.xml /tmp/check.out "$fs" "$cfg" $tests >&3
 		for f in results/*/*.out.bad results/*/*.dmesg; do
 			[ -f "$f" ] || continue
