@@ -106,7 +106,10 @@ unarray() {
 bench() {
 	local cfg=$1 mode=$2 out=/tmp/bench.$2
 	shift 2
-	rados bench -p bench "$secs" "$mode" -t 16 -b 4M "$@" >"$out" 2>&1
+	# -b is for write only: seq and rand read the objects write left
+	local b=()
+	[ "$mode" = write ] && b=(-b 4M)
+	rados bench -p bench "$secs" "$mode" -t 16 "${b[@]}" "$@" >"$out" 2>&1
 	local rc=$?
 	sed "s/^/# $cfg $mode | /" "$out" >&3
 	[ $rc = 0 ] || { bad "$cfg: rados bench $mode (exit $rc)"; return 1; }
