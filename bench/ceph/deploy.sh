@@ -78,11 +78,26 @@ ceph_mon_mgr() {
 }
 
 ceph_osd_create() {
-	local dev=$1 id how=raw
-	if ceph-volume raw prepare --bluestore --data "$dev" >&2; then
-		ceph-volume raw activate --device "$dev" --no-systemd >&2 || return 1
+	local dev=$1 id how=raw o
+	# one OSD at a time here: any OSD still in the map is a half-made
+	# one of a failed attempt, which would show as down
+	for o in $(ceph osd ls); do
+		ceph osd purge "$o" --yes-i-really-mean-it >&2
+		umount "/var/lib/ceph/osd/ceph-$o" 2>/dev/null
+		rm -rf "/var/lib/ceph/osd/ceph-$o"
+	done
+	if ceph-volume raw prepare --bluestore --data "$dev" >&2 &&
+		ceph-volume raw activate --device "$dev" --no-systemd >&2; then
+		:
 	else
+		# raw activate found no OSD on dm-stripe once ("did not find
+		# any matching OSD to activate"): LVM on the device instead
 		how=lvm
+		for o in $(ceph osd ls); do
+			ceph osd purge "$o" --yes-i-really-mean-it >&2
+			umount "/var/lib/ceph/osd/ceph-$o" 2>/dev/null
+			rm -rf "/var/lib/ceph/osd/ceph-$o"
+		done
 		ceph-volume lvm zap "$dev" >&2 || true
 		ceph-volume lvm create --bluestore --data "$dev" --no-systemd >&2 || return 1
 	fi
