@@ -9,10 +9,22 @@ export PREFIX DESTDIR
 BUILD := $(CURDIR)/build
 export BUILD
 
-.PHONY: all deps deps-build raidcalc userspace module unit check vmtest \
-	vm-shell debvm demo bench install uninstall clean
+.PHONY: help all deps deps-build raidcalc userspace module unit check vmtest \
+	vm-shell debvm fstests ceph-bench demo bench install uninstall clean
 
 all: raidcalc userspace
+
+help:
+	@echo "make all          tool and raidcalc (build/)"
+	@echo "make module       dm-target/dm-fanraid.ko"
+	@echo "make check        deps, unit tests, VM tests (about 26 minutes)"
+	@echo "make debvm        the Debian-userland VM: DKMS, udev, systemd"
+	@echo "make fstests FSTESTS_SRC=DIR"
+	@echo "                  fstests from a kdave/xfstests checkout at $(FSTESTS_TAG),"
+	@echo "                  a subset on fanraid, dm-stripe and md (docs/testing.md)"
+	@echo "make ceph-bench   rados bench, an OSD on fanraid, md, dm-stripe (docs/ceph.md)"
+	@echo "make demo | bench benchmarks (docs/benchmarking.md)"
+	@echo "make install | uninstall | clean"
 
 deps:
 	@scripts/deps.sh all
@@ -42,6 +54,25 @@ vmtest: all module
 # whole budget it would be allowed (docs/testing.md).
 debvm: all
 	tests/debvm/run.sh
+
+# fstests (kdave/xfstests at tag $(FSTESTS_TAG), a checkout the user
+# brings: FSTESTS_SRC=<dir>) built on the host under build/fstests, run in
+# the Debian VM on fanraid RAID0, RAID6, RAID6 degraded and the dm-stripe
+# and md controls, xfs and ext4 (tests/fstests/subset.list,
+# docs/testing.md). Not part of check: it takes about an hour.
+FSTESTS_TAG := v2026.01.27
+export FSTESTS_TAG
+fstests: all module
+	@[ -n "$(FSTESTS_SRC)" ] || { echo "usage: make fstests FSTESTS_SRC=<xfstests checkout at $(FSTESTS_TAG)>" >&2; exit 2; }
+	@scripts/deps.sh fstests
+	tests/fstests/build.sh "$(FSTESTS_SRC)"
+	tests/fstests/run.sh
+
+# A one-node Ceph 16 in the Debian VM, its OSD on fanraid, md and
+# dm-stripe: rados bench (bench/ceph, docs/benchmarking.md, docs/ceph.md).
+ceph-bench: all module
+	@scripts/deps.sh all
+	bench/ceph/run.sh
 
 vm-shell: all module
 	$(MAKE) -C tests/vm shell

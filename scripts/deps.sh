@@ -22,12 +22,16 @@ pkgs_vm="$pkgs_vm mmdebstrap"
 pkgs_vm="$pkgs_vm dpkg-dev autoconf automake libtool autopoint gettext bison"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
+# make fstests: fstests (kdave/xfstests) built on the host; the VM image has
+# the run-time half (tests/debvm/pkgs-storage.txt).
+pkgs_fstests="autoconf automake libtool-bin make gcc gawk bc xfslibs-dev uuid-dev libattr1-dev libacl1-dev libaio-dev liburing-dev libgdbm-dev libinih-dev libcap-dev"
 
 want="$pkgs_build $pkgs_vm $pkgs_bench"
 case "${1:-all}" in
 build) want="$pkgs_build" ;;
+fstests) want="$pkgs_fstests $pkgs_vm" ;;
 all) ;;
-*) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|fstests|all]" >&2; exit 2 ;;
 esac
 
 # apt-get source needs deb-src entries: the same archive as the host's

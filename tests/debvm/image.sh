@@ -19,13 +19,31 @@ pkgs="systemd systemd-sysv udev dbus kmod initramfs-tools
 linux-image-$KVER linux-headers-$KVER dkms make gcc libc6-dev
 libisal2 libdevmapper1.02.1 libblkid1 libudev1 dmsetup
 xfsprogs util-linux procps jq"
+size=3G
+
+# DEBVM_SET=storage: the same root plus what fstests needs at run time (its
+# tree is built on the host: building it under TCG takes far longer) and a
+# one-node Ceph (tests/fstests, bench/ceph). A set of its own, so the plain
+# image of `make debvm` stays as small and as cached as it was.
+set=${DEBVM_SET:-}
+case $set in
+"") ;;
+storage)
+	pkgs="$pkgs $(grep -v '^#' "$here/pkgs-storage.txt" | tr '\n' ' ')"
+	size=8G
+	;;
+*) echo "debvm: unknown DEBVM_SET '$set'" >&2; exit 2 ;;
+esac
 
 fingerprint() {
 	{
 		echo "kver $KVER"
-		echo "pkgs $pkgs"
+		echo "pkgs $pkgs size $size set $set"
 		sha256sum <"$0"
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+		[ -z "$set" ] || sha256sum <"$here/customize-$set.sh"
+		# the sources mmdebstrap is given, not whatever else is there
+		# (a deb-src entry added by someone else must not rebuild it)
+		cat /etc/apt/sources.list.d/debian.sources 2>/dev/null || true
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -45,11 +63,12 @@ mmdebstrap --variant=minbase --include="$(echo $pkgs | tr ' ' ,)" \
 	--customize-hook='echo debvm >"$1/etc/hostname"' \
 	--customize-hook='chroot "$1" passwd -d root' \
 	--customize-hook='chroot "$1" systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_reap.service man-db.timer 2>/dev/null || true' \
+	${set:+--customize-hook="$here/customize-$set.sh"} \
 	bookworm "$root" /etc/apt/sources.list.d/debian.sources
 
 # The kernel comes from the host's /boot (the busybox VM's); the image's own
 # copy of it and its initrd are what its boot uses.
-mke2fs -q -t ext4 -L debvm -d "$root" "$out.tmp" 3G
+mke2fs -q -t ext4 -L debvm -d "$root" "$out.tmp" "$size"
 mv "$out.tmp" "$out"
 echo "$fp" >"$out.fp"
 echo "debvm: $(du -h --apparent-size "$out" | cut -f1) image $out"
