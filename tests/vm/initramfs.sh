@@ -225,8 +225,10 @@ build_overlay() {
 		cp -a "$build/blkid/bin" "$build/blkid/lib" "$root/opt/fanraid-blkid/"
 	fi
 
-	# dm-dust.ko (tests/vm/dust/build.sh) is a test tool: bad sectors.
-	for ko in "$top"/dm-target/*.ko "$build"/dust/dm-dust.ko; do
+	# dm-dust.ko (tests/vm/dust/build.sh) is a test tool: bad sectors;
+	# null_blk_race.ko and null_blk_fixed.ko (tests/vm/nullb/build.sh)
+	# show the throttle stall below every layer, and its fix.
+	for ko in "$top"/dm-target/*.ko "$build"/dust/dm-dust.ko "$build"/nullb/null_blk_*.ko; do
 		[ -f "$ko" ] || continue
 		mkdir -p "$root/usr/lib/modules/$KVER/extra"
 		cp "$ko" "$root/usr/lib/modules/$KVER/extra/"
