@@ -55,10 +55,15 @@ rm -f /tmp/hog/fill
 umount /tmp/hog
 nullb_destroy_all
 
-# The entry as make bench ran it when it hung: members capped at 25 MiB/s
-# (null_blk mbps=26, bench/lib/bench.sh members_up) with completions from
-# a 2 ms timer, two submit queues of 64, 4 KiB blocks and requests of at
-# most 512 KiB, so requests queue behind the cap as on slow drives.
+# The entry as make bench runs it: members capped at 25 MiB/s (null_blk
+# mbps=26, bench/lib/bench.sh members_up) with completions from a 2 ms
+# timer, two submit queues of 64, 4 KiB blocks and requests of at most
+# 512 KiB, so requests queue behind the cap as on slow drives. They come
+# from null_blk_fixed, as the bench's do: stock null_blk's throttle can
+# stop a queue for good (nullb-throttle-stall-is-below-fanraid).
+modinfo null_blk_fixed >/dev/null 2>&1 || fail "null_blk_fixed missing (tests/vm/nullb/build.sh)"
+modprobe -r null_blk && modprobe null_blk_fixed nr_devices=0 || fail "cannot load null_blk_fixed"
+trap 'nullb_destroy_all; modprobe -r null_blk_fixed; modprobe null_blk nr_devices=0; true' EXIT
 mapfile -t d < <(nullb_create_many $n 40 blocksize=4096 max_sectors=1024 irqmode=2 \
 	completion_nsec=2000000 hw_queue_depth=64 submit_queues=2 mbps=26)
 sz=$(dev_sectors "${d[0]}")
