@@ -55,6 +55,20 @@ done
 [ -n "$mode" ] && [ -n "$out" ] || { echo "usage: bench.sh (--vm | --devices LIST) --out DIR [--suite S] [--only IDS]" >&2; exit 2; }
 mkdir -p "$out"
 
+# VM members come from null_blk_fixed (tests/vm/nullb/build.sh) when the
+# image has it: stock null_blk's mbps throttle can stop a member's queue
+# for good (tests/vm/nullb-throttle-stall-is-below-fanraid.sh), which is
+# what once hung write-direct-raid6-fail1 at N=16.
+if [ "$mode" = vm ] && modinfo null_blk_fixed >/dev/null 2>&1; then
+	nullb_destroy_all
+	modprobe -r null_blk 2>/dev/null
+	if modprobe null_blk_fixed nr_devices=0; then
+		echo "bench: members from null_blk_fixed (the throttle never stops its queue)"
+	else
+		modprobe null_blk nr_devices=0
+	fi
+fi
+
 DM_NAME=fr-bench
 MD_DEV=/dev/md/frbench
 MNT=/mnt/bench
@@ -91,14 +105,13 @@ watchdog_start() { # WHAT
 	WATCHDOG_PID=$!
 }
 
-# Each null_blk member's requests in flight (reads, writes) and the state
-# of its hardware queues. A member stopped with requests in flight is
-# null_blk's mbps throttle not restarting its queue, below every layer:
-# its 20 ms budget timer stops on a tick that finds nothing spent, and a
-# request that overdraws the budget just then stops the queue with no
-# timer left to start it (drivers/block/null_blk/main.c,
-# null_handle_throttled). Blocked kworkers of a layer over it say nothing
-# else about the layer.
+# Each null_blk member's requests in flight (reads, writes), requests
+# waiting on its dispatch lists and the state of its hardware queues. A
+# member that stays STOPPED with requests waiting is stock null_blk's mbps
+# throttle never starting its queue again, below every layer
+# (tests/vm/nullb-throttle-stall-is-below-fanraid.sh): a request the
+# throttle turned away waits on the dispatch list, not in flight. Blocked
+# kworkers of a layer over it say nothing else about the layer.
 members_queue_state() {
 	local b
 	grep -q ' /sys/kernel/debug ' /proc/mounts ||
@@ -106,7 +119,8 @@ members_queue_state() {
 	for b in /sys/block/nullb*; do
 		[ -e "$b" ] || continue
 		b=${b##*/}
-		echo "$b inflight $(cat "/sys/block/$b/inflight") hctx" \
+		echo "$b inflight $(cat "/sys/block/$b/inflight") waiting" \
+			"$(cat /sys/kernel/debug/block/"$b"/hctx*/dispatch 2>/dev/null | wc -l) hctx" \
 			"$(cat /sys/kernel/debug/block/"$b"/hctx*/state 2>/dev/null | tr '\n' ' ')"
 	done
 }
