@@ -78,9 +78,14 @@ array() {
 		fanraid create cb --level 6 --chunk $chunk --flush "$pol" "${m[@]}" >&2 || return 1
 		wait_for 600 bash -c "dmsetup status cb | grep -q ' idle '" || return 1 ;;
 	dm-stripe)
-		n=$(( (sz / 128) * 128 ))
+		# 1 MiB into each member, as md's and fanraid's data start after
+		# their superblocks: at offset 0 the OSD's BlueStore label would
+		# also sit at the start of m0, and ceph-volume raw activate, which
+		# scans every block device for labels, found m0 instead of the
+		# array (no OSD came up on dm-stripe).
+		n=$(( ((sz - 2048) / 128) * 128 ))
 		tbl="0 $((n * 6)) striped 6 128"
-		for d in "${m[@]}"; do tbl="$tbl $d 0"; done
+		for d in "${m[@]}"; do tbl="$tbl $d 2048"; done
 		echo "$tbl" | dmsetup create cb >&2 || return 1 ;;
 	md-raid6)
 		mdadm --create /dev/md/cb --run --level=6 --raid-devices=6 --chunk=64 \
