@@ -121,7 +121,7 @@ static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
 static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
 	if (!seg->used)
-		atomic64_add(ra->seg_sectors, &ra->fc->ra_stats.wasted);
+		fanraid_ra_stat_add(ra->fc, FANRAID_RA_WASTED, ra->seg_sectors);
 	seg->state = FANRAID_RA_FREE;
 	seg->stale = false;
 	list_move(&seg->lru, &ra->free);
@@ -189,7 +189,7 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 	seg->status = BLK_STS_OK;
 	bio_list_init(&seg->waiters);
 	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, index));
-	atomic64_add(ra->seg_sectors, &fc->ra_stats.prefetched);
+	fanraid_ra_stat_add(fc, FANRAID_RA_PREFETCHED, ra->seg_sectors);
 
 	q = &ra->queues[loc.dev];
 	spin_lock(&q->lock);
@@ -447,7 +447,7 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
 		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
 		spin_unlock_irqrestore(&ra->lock, flags);
-		atomic64_inc(&fc->ra_stats.misses);
+		fanraid_ra_stat_add(fc, FANRAID_RA_MISSES, 1);
 		return DM_MAPIO_REMAPPED;
 	}
 	if (bio_sectors(bio) > left)
@@ -455,7 +455,7 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	seg->used = true;
 	fb->handled = true;
 	fb->dev = seg->dev;
-	atomic64_inc(&fc->ra_stats.hits);
+	fanraid_ra_stat_add(fc, FANRAID_RA_HITS, 1);
 	if (seg->state != FANRAID_RA_VALID) {
 		/* Still being fetched: off every list, so no fetch can recycle it. */
 		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
@@ -707,6 +707,42 @@ void fanraid_ra_resume(struct fanraid_c *fc)
 	spin_lock_irqsave(&ra->lock, flags);
 	ra->stopped = false;
 	spin_unlock_irqrestore(&ra->lock, flags);
+}
+
+/*
+ * The readahead counters (struct fanraid_ra_stats) are allocated whether
+ * or not the array has a cache, since INFO status always prints them.
+ */
+int fanraid_ra_stats_alloc(struct fanraid_c *fc)
+{
+	fc->ra_stats = alloc_percpu(struct fanraid_ra_stats);
+	return fc->ra_stats ? 0 : -ENOMEM;
+}
+
+void fanraid_ra_stats_free(struct fanraid_c *fc)
+{
+	free_percpu(fc->ra_stats);
+	fc->ra_stats = NULL;
+}
+
+u64 fanraid_ra_stat(struct fanraid_c *fc, enum fanraid_ra_stat k)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(fc->ra_stats, cpu)->v[k];
+	return sum;
+}
+
+/* Races harmlessly with increments in flight, as the member counters' reset. */
+void fanraid_ra_stats_reset(struct fanraid_c *fc)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(fc->ra_stats, cpu), 0,
+		       sizeof(struct fanraid_ra_stats));
 }
 
 int fanraid_ra_create(struct fanraid_c *fc, char **error)

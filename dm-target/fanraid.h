@@ -165,12 +165,21 @@ struct fanraid_features {
 	DECLARE_BITMAP(readd, FR_MAX_DEVS);
 };
 
-/* Whole-array readahead counters, in INFO status after mismatch_cnt. */
+/*
+ * Whole-array readahead counters, in INFO status after mismatch_cnt, in
+ * this order. Per CPU like the member counters: every read with readahead
+ * on counts a hit or a miss, on whichever CPU maps it.
+ */
+enum fanraid_ra_stat {
+	FANRAID_RA_HITS,		/* reads served by the cache */
+	FANRAID_RA_MISSES,		/* reads sent to their member */
+	FANRAID_RA_PREFETCHED,		/* sectors fetched ahead */
+	FANRAID_RA_WASTED,		/* fetched sectors dropped unread */
+	FANRAID_RA_STAT_COUNT,
+};
+
 struct fanraid_ra_stats {
-	atomic64_t hits;		/* reads served by the cache */
-	atomic64_t misses;		/* reads sent to their member */
-	atomic64_t prefetched;		/* sectors fetched ahead */
-	atomic64_t wasted;		/* fetched sectors dropped unread */
+	u64 v[FANRAID_RA_STAT_COUNT];
 };
 
 /* RAID6 state: the workers, their memory pools and the per-row write locks. */
@@ -223,7 +232,7 @@ struct fanraid_c {
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_meta *meta;	/* NULL without the superblock feature */
 	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
-	struct fanraid_ra_stats ra_stats;
+	struct fanraid_ra_stats __percpu *ra_stats;	/* even without a cache: status reads it */
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/* Sectors of reads at members or waiting for fetches, with readahead on. */
 	atomic64_t ra_inflight;
@@ -284,6 +293,13 @@ static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
 	this_cpu_add(d->stats->v[k], v);
 }
 
+/* Count @v of readahead counter @k on this CPU; any context. */
+static inline void fanraid_ra_stat_add(struct fanraid_c *fc,
+				       enum fanraid_ra_stat k, u64 v)
+{
+	this_cpu_add(fc->ra_stats->v[k], v);
+}
+
 /* fanraid-map.c */
 int fanraid_map(struct dm_target *ti, struct bio *bio);
 int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
@@ -315,6 +331,10 @@ void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
 void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_ra_presuspend(struct fanraid_c *fc);
 void fanraid_ra_resume(struct fanraid_c *fc);
+int fanraid_ra_stats_alloc(struct fanraid_c *fc);
+void fanraid_ra_stats_free(struct fanraid_c *fc);
+u64 fanraid_ra_stat(struct fanraid_c *fc, enum fanraid_ra_stat k);
+void fanraid_ra_stats_reset(struct fanraid_c *fc);
 
 /* fanraid-meta.c: the on-disk superblock, kept current */
 int fanraid_meta_create(struct fanraid_c *fc, char **error);
