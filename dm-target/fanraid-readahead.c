@@ -28,6 +28,7 @@
 #include <linux/blkdev.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/percpu_counter.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -100,6 +101,14 @@ struct fanraid_ra {
 	struct workqueue_struct *wq;
 	struct bio_set bs;
 	struct fanraid_ra_queue *queues;
+	/*
+	 * Sectors of reads at members or waiting for fetches: a hint of how
+	 * busy the readers keep the members (fanraid_ra_observe()). Per CPU,
+	 * since every read adds to it and every completion takes away; see
+	 * fanraid_ra_inflight_batch() for how far off a read of it may be.
+	 */
+	struct percpu_counter inflight;
+	s32 inflight_batch;
 };
 
 static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra, u64 index)
@@ -219,6 +228,18 @@ static void fanraid_ra_track(struct fanraid_ra *ra,
 	fb->ra_stream = st - ra->streams;
 	fb->ra_gen = st->gen;
 	fb->ra_stream_sectors = sectors;
+}
+
+/*
+ * Count @sectors (negative when they complete) of reads at members or
+ * waiting on fetches; any context. Only a read with readahead on counts,
+ * so fc->ra is set.
+ */
+void fanraid_ra_inflight_add(struct fanraid_c *fc, s64 sectors)
+{
+	struct fanraid_ra *ra = fc->ra;
+
+	percpu_counter_add_batch(&ra->inflight, sectors, ra->inflight_batch);
 }
 
 /* A read counted by fanraid_ra_track() completed (called from end_io). */
@@ -344,7 +365,7 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	if (new_req && st->outstanding >= stripe / 4)
 		st->deep = true;
 	st->last_req = bio->bi_io_vec;
-	if (atomic64_read(&fc->ra_inflight) >= stripe)
+	if (percpu_counter_read(&ra->inflight) >= (s64)stripe)
 		st->deep = true;
 	if (st->seq < FANRAID_RA_SEQ_READS || st->deep) {
 		st->seq++;
@@ -461,7 +482,7 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
 		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
 		/* A waiting read is as busy as one at a member. */
-		atomic64_add(bio_sectors(bio), &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, bio_sectors(bio));
 		bio_list_add(&seg->waiters, bio);
 		spin_unlock_irqrestore(&ra->lock, flags);
 		return DM_MAPIO_SUBMITTED;
@@ -548,7 +569,7 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	fb->dev = loc.dev;
 	fb->iter = bio->bi_iter;
 	fb->ra_sectors = bio_sectors(bio);
-	atomic64_add(fb->ra_sectors, &fc->ra_inflight);
+	fanraid_ra_inflight_add(fc, fb->ra_sectors);
 	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
 	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
 	fanraid_stat_add(&fc->devs[loc.dev], FANRAID_STAT_READS, 1);
@@ -591,7 +612,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 	spin_unlock_irqrestore(&ra->lock, flags);
 
 	while ((bio = bio_list_pop(&waiters))) {
-		atomic64_sub(bio_sectors(bio), &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, -(s64)bio_sectors(bio));
 		if (good) {
 			fanraid_ra_copy(ra, seg, bio);
 			bio_endio(bio);
@@ -745,6 +766,26 @@ void fanraid_ra_stats_reset(struct fanraid_c *fc)
 		       sizeof(struct fanraid_ra_stats));
 }
 
+/*
+ * How far each CPU's share of ra->inflight may drift before it is folded
+ * into the shared count. fanraid_ra_observe() compares the shared count,
+ * which is off by less than the batch times the CPUs, with one stripe; a
+ * quarter of a stripe over all CPUs keeps that error below a quarter of
+ * the threshold. It is a hint, not an invariant: read wrong, it marks a
+ * stream deep a little early or late, which costs copies or direct reads,
+ * never data, so an exact sum (a lock and a walk over every CPU, on every
+ * read) is not worth it. At least 32 sectors, so that on many CPUs and a
+ * small stripe a 4 KiB read does not fold, taking the counter's lock, on
+ * every call; the error may then pass a quarter of the stripe.
+ */
+static s32 fanraid_ra_inflight_batch(struct fanraid_c *fc)
+{
+	u64 batch = div_u64(fr_geom_full_stripe_sectors(&fc->geom),
+			    4 * num_possible_cpus());
+
+	return clamp_t(u64, batch, 32, S32_MAX);
+}
+
 int fanraid_ra_create(struct fanraid_c *fc, char **error)
 {
 	u64 bytes = (u64)fc->features.ra_cache_mb << 20;
@@ -761,6 +802,11 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 	}
 	fc->ra = ra;
 	ra->fc = fc;
+	if (percpu_counter_init(&ra->inflight, 0, GFP_KERNEL)) {
+		*error = "Cannot allocate readahead counters";
+		return -ENOMEM;
+	}
+	ra->inflight_batch = fanraid_ra_inflight_batch(fc);
 	spin_lock_init(&ra->lock);
 	INIT_LIST_HEAD(&ra->free);
 	INIT_LIST_HEAD(&ra->lru);
@@ -838,6 +884,8 @@ void fanraid_ra_destroy(struct fanraid_c *fc)
 	kvfree(ra->segs);
 	kvfree(ra->hash);
 	kfree(ra->queues);
+	/* Tolerates a counter never initialised (ra was zeroed). */
+	percpu_counter_destroy(&ra->inflight);
 	kfree(ra);
 	fc->ra = NULL;
 }

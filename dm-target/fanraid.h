@@ -234,8 +234,6 @@ struct fanraid_c {
 	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
 	struct fanraid_ra_stats __percpu *ra_stats;	/* even without a cache: status reads it */
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
-	/* Sectors of reads at members or waiting for fetches, with readahead on. */
-	atomic64_t ra_inflight;
 	/*
 	 * Member state (fanraid-member.c): members failed, members being
 	 * rebuilt, and how far the RAID6 sync pass got (member sectors below
@@ -262,7 +260,7 @@ struct fanraid_bio {
 	bool handled;			/* completed by fanraid itself, counted there */
 	bool repair;			/* RAID6 read that failed: rebuild and rewrite */
 	bool flush_counted;		/* in its member's flushes_inflight */
-	u32 ra_sectors;			/* counted in fc->ra_inflight */
+	u32 ra_sectors;			/* counted in the readahead inflight count */
 	u32 ra_gen;			/* stream generation when counted, 0 = not */
 	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
 	u8 ra_stream;			/* stream whose outstanding reads count it */
@@ -329,6 +327,7 @@ void fanraid_ra_destroy(struct fanraid_c *fc);
 int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio);
 void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
 void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb);
+void fanraid_ra_inflight_add(struct fanraid_c *fc, s64 sectors);
 void fanraid_ra_presuspend(struct fanraid_c *fc);
 void fanraid_ra_resume(struct fanraid_c *fc);
 int fanraid_ra_stats_alloc(struct fanraid_c *fc);
