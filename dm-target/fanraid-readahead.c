@@ -22,7 +22,9 @@
  *
  * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
  * lists, the streams and every segment's state; each member queue has its
- * own spinlock. Nothing on the map path sleeps or allocates.
+ * own spinlock. Nothing on the map path sleeps or allocates. A write that
+ * overlaps no cached segment takes no lock: the segments in the hash are
+ * counted per zone, and fanraid_ra_invalidate() reads the counts first.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -101,6 +103,8 @@ struct fanraid_ra {
 	struct workqueue_struct *wq;
 	struct bio_set bs;
 	struct fanraid_ra_queue *queues;
+	/* Segments in the hash, per zone (fanraid_ra_zone()); changed under lock. */
+	atomic_t zone_segs[FANRAID_RA_ZONES];
 	/*
 	 * Sectors of reads at members or waiting for fetches: a hint of how
 	 * busy the readers keep the members (fanraid_ra_observe()). Per CPU,
@@ -114,6 +118,32 @@ struct fanraid_ra {
 static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra, u64 index)
 {
 	return &ra->hash[hash_64(index, 32) & ra->hash_mask];
+}
+
+static atomic_t *fanraid_ra_zone(struct fanraid_ra *ra, u64 index)
+{
+	return &ra->zone_segs[(index >> FANRAID_RA_ZONE_SHIFT) &
+			      (FANRAID_RA_ZONES - 1)];
+}
+
+/*
+ * Make @seg findable, and count it in its zone before anything else is
+ * done for it: the full barrier orders the count before the fetch is
+ * queued, hence before the member is read (see fanraid_ra_invalidate()).
+ * ra->lock held.
+ */
+static void fanraid_ra_hash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, seg->index));
+	atomic_inc(fanraid_ra_zone(ra, seg->index));
+	smp_mb__after_atomic();
+}
+
+/* Make @seg unfindable. ra->lock held, @seg hashed. */
+static void fanraid_ra_unhash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	hlist_del_init(&seg->hash);
+	atomic_dec(fanraid_ra_zone(ra, seg->index));
 }
 
 static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
@@ -139,7 +169,7 @@ static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg
 /* Make @seg unfindable; free it now if nothing still uses it. ra->lock held. */
 static void fanraid_ra_drop(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
-	hlist_del_init(&seg->hash);
+	fanraid_ra_unhash(ra, seg);
 	seg->stale = true;
 	if (seg->state == FANRAID_RA_VALID && !seg->refs)
 		fanraid_ra_release(ra, seg);
@@ -155,7 +185,7 @@ static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
 	list_for_each_entry_reverse(seg, &ra->lru, lru) {
 		if (seg->refs)
 			continue;
-		hlist_del_init(&seg->hash);
+		fanraid_ra_unhash(ra, seg);
 		fanraid_ra_release(ra, seg);
 		return seg;
 	}
@@ -197,7 +227,7 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 	seg->used = false;
 	seg->status = BLK_STS_OK;
 	bio_list_init(&seg->waiters);
-	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, index));
+	fanraid_ra_hash(ra, seg);
 	fanraid_ra_stat_add(fc, FANRAID_RA_PREFETCHED, ra->seg_sectors);
 
 	q = &ra->queues[loc.dev];
@@ -512,7 +542,42 @@ static void fanraid_ra_drop_all(struct fanraid_ra *ra)
 			fanraid_ra_drop(ra, &ra->segs[i]);
 }
 
-/* Drop every cached segment that overlaps logical [@start, @start + @len). */
+/* Whether any zone of segments @index to @last counts a segment in the hash. */
+static bool fanraid_ra_zones_busy(struct fanraid_ra *ra, u64 index, u64 last)
+{
+	u64 zone = index >> FANRAID_RA_ZONE_SHIFT;
+	u64 end = last >> FANRAID_RA_ZONE_SHIFT;
+
+	/* Past FANRAID_RA_ZONES zones the counters repeat. */
+	if (end - zone >= FANRAID_RA_ZONES)
+		end = zone + FANRAID_RA_ZONES - 1;
+	for (; zone <= end; zone++)
+		if (atomic_read(&ra->zone_segs[zone & (FANRAID_RA_ZONES - 1)]))
+			return true;
+	return false;
+}
+
+/*
+ * Drop every cached segment that overlaps logical [@start, @start + @len).
+ *
+ * A write whose zones count no segment returns without the lock. What
+ * must hold is the guarantee of the second drop, from end_io: a read
+ * issued after the write completed never gets data from before it. Take a
+ * fetch that read the member before the write reached it. The fetch
+ * counted its segment (fanraid_ra_hash(): increment, full barrier) before
+ * it was queued, so before that member read; the write reached the member
+ * before end_io, which issues the full barrier below before it reads the
+ * count. With the member as one more memory location, that is the store
+ * buffering pattern with a full barrier on each side: the fetch cannot
+ * read the old data while this read of the count misses its increment.
+ * So either this call sees the count and drops the segment under the lock
+ * as before, or the count was already back down, the segment unhashed
+ * under the lock, and no later read can find it; or the fetch read the
+ * member after the write and holds the new data. Decrements are not
+ * ordered: one seen late only sends a write through the lock for nothing.
+ * The drop at map time needs no such argument; it only narrows the window
+ * in which reads that race the write may still be served old data.
+ */
 void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
 {
 	struct fanraid_ra *ra = fc->ra;
@@ -524,6 +589,10 @@ void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
 		return;
 	index = start >> ra->seg_shift;
 	last = (start + len - 1) >> ra->seg_shift;
+	/* Pairs with the barrier in fanraid_ra_hash(). */
+	smp_mb();
+	if (!fanraid_ra_zones_busy(ra, index, last))
+		return;
 	spin_lock_irqsave(&ra->lock, flags);
 	if (last - index >= ra->nsegs) {
 		/* A large discard: cheaper to drop everything. */
@@ -603,7 +672,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 		/* Failed fetches are not member faults: the reads retry directly. */
 		seg->used = true;
 		if (!hlist_unhashed(&seg->hash))
-			hlist_del_init(&seg->hash);
+			fanraid_ra_unhash(ra, seg);
 		seg->stale = true;
 		INIT_LIST_HEAD(&seg->lru);
 		if (!seg->refs)

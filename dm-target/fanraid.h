@@ -64,6 +64,14 @@ struct fr_sb;
 /* Readahead cache segments: at most this much of one chunk, on one member. */
 #define FANRAID_RA_SEG_SECTORS	256
 #define FANRAID_RA_SEG_PAGES	(FANRAID_RA_SEG_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
+/*
+ * Cached segments are counted per zone of 1 << FANRAID_RA_ZONE_SHIFT
+ * segments, zones hashed onto FANRAID_RA_ZONES counters, so that a write
+ * can see without the cache lock that it overlaps none
+ * (fanraid_ra_invalidate()).
+ */
+#define FANRAID_RA_ZONE_SHIFT	4
+#define FANRAID_RA_ZONES	64
 /* Read streams followed at once (e.g. several readers of a mixed workload). */
 #define FANRAID_RA_STREAMS	8
 /* Reads in a row that must continue a stream before it counts as sequential. */
