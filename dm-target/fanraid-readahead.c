@@ -872,7 +872,7 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 	fc->ra = ra;
 	ra->fc = fc;
 	if (percpu_counter_init(&ra->inflight, 0, GFP_KERNEL)) {
-		*error = "Cannot allocate readahead counters";
+		*error = "Cannot allocate readahead in-flight count";
 		return -ENOMEM;
 	}
 	ra->inflight_batch = fanraid_ra_inflight_batch(fc);
