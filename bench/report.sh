@@ -20,7 +20,8 @@
 # fanraid / md RAID0 and fanraid RAID6 / md RAID6 ratios; entries run
 # degraded (fail=K) say so under their title. Extra tables: operation
 # latencies (mixed-tree jobs), one line per second and a stall report
-# (large-writes), write amplification (entries with amp=1), and RAID6
+# (large-writes), write amplification (entries with amp=1), CPU cost
+# (IOPS, fio's sys CPU and sys CPU per operation, suite cpu), and RAID6
 # healthy and degraded side by side with the fanraid / md ratio (when a
 # degraded entry ran).
 set -uo pipefail
@@ -500,6 +501,28 @@ raid6_table() { # ENTRYFILE...
 	done | sort -k1,1 -k4,4n -k5,5n -s
 }
 
+# CPU cost (suite cpu): operations per second, MiB/s and fio's sys CPU per
+# layer and N, and the kernel CPU one operation cost (sys CPU over IOPS).
+cpu_table() { # DIR LAYERS
+	local l m
+	echo "   CPU cost (fio's sys CPU: percent of one CPU, summed over its jobs)"
+	printf '     %-14s %4s %10s %9s %8s %12s\n' layer N IOPS "MiB/s" "sys %" "sys us/op"
+	for l in ${2//,/ }; do
+		for m in "$1/$l"-*.meta; do
+			[ -f "$m" ] || continue
+			[ "$(sed -n 's/^layer=//p' "$m")" = "$l" ] || continue
+			awk -F= '
+				{ v[$1] = substr($0, length($1) + 2) }
+				END {
+					iops = v["iops"] + 0; sys = v["fio_sys_cpu_pct"] + 0
+					printf "     %-14s %4d %10d %9.1f %8.1f %12s\n", v["layer"], v["n"],
+						iops, v["read_mibs"] + v["write_mibs"], sys,
+						iops ? sprintf("%.1f", sys / 100 * 1000000 / iops) : "-"
+				}' "$m"
+		done
+	done | sort -k2,2n -s
+}
+
 # Write amplification: bytes the members wrote over bytes fio wrote.
 amp_table() { # DIR LAYERS
 	echo "   write amplification (member bytes written / application bytes written)"
@@ -530,6 +553,9 @@ amp_table() { # DIR LAYERS
 		large-writes) seconds_table "$id" "$d" ;;
 		esac
 		[ "$(entry_key "$e" amp 0)" = 1 ] && amp_table "$d" "$(entry_key "$e" layers "")"
+		case ",$(entry_key "$e" suite "")," in
+		*,cpu,*) cpu_table "$d" "$(entry_key "$e" layers "")" ;;
+		esac
 		fanraid_table "$d"
 		scenario_plot "$id"
 		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"

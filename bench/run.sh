@@ -3,7 +3,7 @@
 #
 # Runs the benchmark scenarios of bench/scenarios and reports them.
 #
-# Usage: bench/run.sh [--suite demo|full|tune|smoke|bitmap] [--only ID,ID...] [--out DIR]
+# Usage: bench/run.sh [--suite demo|full|tune|smoke|bitmap|cpu] [--only ID,ID...] [--out DIR]
 #                     [--devices /dev/nvme0n1,... --yes-destroy-data]
 #                     [--advise] [--no-report]
 #        bench/run.sh --devices /dev/mapper/NAME --advise [--yes-destroy-data]
@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $suite in demo | full | smoke | tune | bitmap) ;; *) die "unknown suite $suite" ;; esac
+case $suite in demo | full | smoke | tune | bitmap | cpu) ;; *) die "unknown suite $suite" ;; esac
 # --advise alone runs no suite, only the advice.
 [ "$advise" = 1 ] && [ "$suite_given" = 0 ] && [ -z "$only" ] && suite=none
 [ -n "$out" ] || out=$top/results/$(date -u +%Y%m%d-%H%M%S)-$([ "$suite" = none ] && echo advise || echo "$suite")

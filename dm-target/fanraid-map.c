@@ -73,7 +73,7 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		/* How busy the readers keep the members decides whether to fetch ahead. */
 		fb = dm_per_bio_data(bio, sizeof(*fb));
 		fb->ra_sectors = bio_sectors(bio);
-		atomic64_add(fb->ra_sectors, &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, fb->ra_sectors);
 	}
 	if (fc->r6) {
 		fb = dm_per_bio_data(bio, sizeof(*fb));
@@ -256,7 +256,7 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
 	if (fb->ra_sectors) {
-		atomic64_sub(fb->ra_sectors, &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, -(s64)fb->ra_sectors);
 		fb->ra_sectors = 0;
 	}
 	fanraid_ra_done(fc, fb);

@@ -22,12 +22,15 @@
  *
  * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
  * lists, the streams and every segment's state; each member queue has its
- * own spinlock. Nothing on the map path sleeps or allocates.
+ * own spinlock. Nothing on the map path sleeps or allocates. A write that
+ * overlaps no cached segment takes no lock: the segments in the hash are
+ * counted per zone, and fanraid_ra_invalidate() reads the counts first.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/percpu_counter.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -100,11 +103,47 @@ struct fanraid_ra {
 	struct workqueue_struct *wq;
 	struct bio_set bs;
 	struct fanraid_ra_queue *queues;
+	/* Segments in the hash, per zone (fanraid_ra_zone()); changed under lock. */
+	atomic_t zone_segs[FANRAID_RA_ZONES];
+	/*
+	 * Sectors of reads at members or waiting for fetches: a hint of how
+	 * busy the readers keep the members (fanraid_ra_observe()). Per CPU,
+	 * since every read adds to it and every completion takes away; see
+	 * fanraid_ra_inflight_batch() for how far off a read of it may be.
+	 */
+	struct percpu_counter inflight;
+	s32 inflight_batch;
 };
 
 static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra, u64 index)
 {
 	return &ra->hash[hash_64(index, 32) & ra->hash_mask];
+}
+
+static atomic_t *fanraid_ra_zone(struct fanraid_ra *ra, u64 index)
+{
+	return &ra->zone_segs[(index >> FANRAID_RA_ZONE_SHIFT) &
+			      (FANRAID_RA_ZONES - 1)];
+}
+
+/*
+ * Make @seg findable, and count it in its zone before anything else is
+ * done for it: the full barrier orders the count before the fetch is
+ * queued, hence before the member is read (see fanraid_ra_invalidate()).
+ * ra->lock held.
+ */
+static void fanraid_ra_hash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, seg->index));
+	atomic_inc(fanraid_ra_zone(ra, seg->index));
+	smp_mb__after_atomic();
+}
+
+/* Make @seg unfindable. ra->lock held, @seg hashed. */
+static void fanraid_ra_unhash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
+{
+	hlist_del_init(&seg->hash);
+	atomic_dec(fanraid_ra_zone(ra, seg->index));
 }
 
 static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
@@ -121,7 +160,7 @@ static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
 static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
 	if (!seg->used)
-		atomic64_add(ra->seg_sectors, &ra->fc->ra_stats.wasted);
+		fanraid_ra_stat_add(ra->fc, FANRAID_RA_WASTED, ra->seg_sectors);
 	seg->state = FANRAID_RA_FREE;
 	seg->stale = false;
 	list_move(&seg->lru, &ra->free);
@@ -130,7 +169,7 @@ static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg
 /* Make @seg unfindable; free it now if nothing still uses it. ra->lock held. */
 static void fanraid_ra_drop(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
-	hlist_del_init(&seg->hash);
+	fanraid_ra_unhash(ra, seg);
 	seg->stale = true;
 	if (seg->state == FANRAID_RA_VALID && !seg->refs)
 		fanraid_ra_release(ra, seg);
@@ -146,7 +185,7 @@ static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
 	list_for_each_entry_reverse(seg, &ra->lru, lru) {
 		if (seg->refs)
 			continue;
-		hlist_del_init(&seg->hash);
+		fanraid_ra_unhash(ra, seg);
 		fanraid_ra_release(ra, seg);
 		return seg;
 	}
@@ -188,8 +227,8 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 	seg->used = false;
 	seg->status = BLK_STS_OK;
 	bio_list_init(&seg->waiters);
-	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, index));
-	atomic64_add(ra->seg_sectors, &fc->ra_stats.prefetched);
+	fanraid_ra_hash(ra, seg);
+	fanraid_ra_stat_add(fc, FANRAID_RA_PREFETCHED, ra->seg_sectors);
 
 	q = &ra->queues[loc.dev];
 	spin_lock(&q->lock);
@@ -219,6 +258,18 @@ static void fanraid_ra_track(struct fanraid_ra *ra,
 	fb->ra_stream = st - ra->streams;
 	fb->ra_gen = st->gen;
 	fb->ra_stream_sectors = sectors;
+}
+
+/*
+ * Count @sectors (negative when they complete) of reads at members or
+ * waiting on fetches; any context. Only a read with readahead on counts,
+ * so fc->ra is set.
+ */
+void fanraid_ra_inflight_add(struct fanraid_c *fc, s64 sectors)
+{
+	struct fanraid_ra *ra = fc->ra;
+
+	percpu_counter_add_batch(&ra->inflight, sectors, ra->inflight_batch);
 }
 
 /* A read counted by fanraid_ra_track() completed (called from end_io). */
@@ -344,7 +395,7 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	if (new_req && st->outstanding >= stripe / 4)
 		st->deep = true;
 	st->last_req = bio->bi_io_vec;
-	if (atomic64_read(&fc->ra_inflight) >= stripe)
+	if (percpu_counter_read(&ra->inflight) >= (s64)stripe)
 		st->deep = true;
 	if (st->seq < FANRAID_RA_SEQ_READS || st->deep) {
 		st->seq++;
@@ -447,7 +498,7 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
 		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
 		spin_unlock_irqrestore(&ra->lock, flags);
-		atomic64_inc(&fc->ra_stats.misses);
+		fanraid_ra_stat_add(fc, FANRAID_RA_MISSES, 1);
 		return DM_MAPIO_REMAPPED;
 	}
 	if (bio_sectors(bio) > left)
@@ -455,13 +506,13 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	seg->used = true;
 	fb->handled = true;
 	fb->dev = seg->dev;
-	atomic64_inc(&fc->ra_stats.hits);
+	fanraid_ra_stat_add(fc, FANRAID_RA_HITS, 1);
 	if (seg->state != FANRAID_RA_VALID) {
 		/* Still being fetched: off every list, so no fetch can recycle it. */
 		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
 		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
 		/* A waiting read is as busy as one at a member. */
-		atomic64_add(bio_sectors(bio), &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, bio_sectors(bio));
 		bio_list_add(&seg->waiters, bio);
 		spin_unlock_irqrestore(&ra->lock, flags);
 		return DM_MAPIO_SUBMITTED;
@@ -491,7 +542,42 @@ static void fanraid_ra_drop_all(struct fanraid_ra *ra)
 			fanraid_ra_drop(ra, &ra->segs[i]);
 }
 
-/* Drop every cached segment that overlaps logical [@start, @start + @len). */
+/* Whether any zone of segments @index to @last counts a segment in the hash. */
+static bool fanraid_ra_zones_busy(struct fanraid_ra *ra, u64 index, u64 last)
+{
+	u64 zone = index >> FANRAID_RA_ZONE_SHIFT;
+	u64 end = last >> FANRAID_RA_ZONE_SHIFT;
+
+	/* Past FANRAID_RA_ZONES zones the counters repeat. */
+	if (end - zone >= FANRAID_RA_ZONES)
+		end = zone + FANRAID_RA_ZONES - 1;
+	for (; zone <= end; zone++)
+		if (atomic_read(&ra->zone_segs[zone & (FANRAID_RA_ZONES - 1)]))
+			return true;
+	return false;
+}
+
+/*
+ * Drop every cached segment that overlaps logical [@start, @start + @len).
+ *
+ * A write whose zones count no segment returns without the lock. What
+ * must hold is the guarantee of the second drop, from end_io: a read
+ * issued after the write completed never gets data from before it. Take a
+ * fetch that read the member before the write reached it. The fetch
+ * counted its segment (fanraid_ra_hash(): increment, full barrier) before
+ * it was queued, so before that member read; the write reached the member
+ * before end_io, which issues the full barrier below before it reads the
+ * count. With the member as one more memory location, that is the store
+ * buffering pattern with a full barrier on each side: the fetch cannot
+ * read the old data while this read of the count misses its increment.
+ * So either this call sees the count and drops the segment under the lock
+ * as before, or the count was already back down, the segment unhashed
+ * under the lock, and no later read can find it; or the fetch read the
+ * member after the write and holds the new data. Decrements are not
+ * ordered: one seen late only sends a write through the lock for nothing.
+ * The drop at map time needs no such argument; it only narrows the window
+ * in which reads that race the write may still be served old data.
+ */
 void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
 {
 	struct fanraid_ra *ra = fc->ra;
@@ -503,6 +589,10 @@ void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
 		return;
 	index = start >> ra->seg_shift;
 	last = (start + len - 1) >> ra->seg_shift;
+	/* Pairs with the barrier in fanraid_ra_hash(). */
+	smp_mb();
+	if (!fanraid_ra_zones_busy(ra, index, last))
+		return;
 	spin_lock_irqsave(&ra->lock, flags);
 	if (last - index >= ra->nsegs) {
 		/* A large discard: cheaper to drop everything. */
@@ -548,7 +638,7 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	fb->dev = loc.dev;
 	fb->iter = bio->bi_iter;
 	fb->ra_sectors = bio_sectors(bio);
-	atomic64_add(fb->ra_sectors, &fc->ra_inflight);
+	fanraid_ra_inflight_add(fc, fb->ra_sectors);
 	bio_set_dev(bio, fc->devs[loc.dev].dm_dev->bdev);
 	bio->bi_iter.bi_sector = fc->devs[loc.dev].offset + loc.sector;
 	fanraid_stat_add(&fc->devs[loc.dev], FANRAID_STAT_READS, 1);
@@ -582,7 +672,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 		/* Failed fetches are not member faults: the reads retry directly. */
 		seg->used = true;
 		if (!hlist_unhashed(&seg->hash))
-			hlist_del_init(&seg->hash);
+			fanraid_ra_unhash(ra, seg);
 		seg->stale = true;
 		INIT_LIST_HEAD(&seg->lru);
 		if (!seg->refs)
@@ -591,7 +681,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 	spin_unlock_irqrestore(&ra->lock, flags);
 
 	while ((bio = bio_list_pop(&waiters))) {
-		atomic64_sub(bio_sectors(bio), &fc->ra_inflight);
+		fanraid_ra_inflight_add(fc, -(s64)bio_sectors(bio));
 		if (good) {
 			fanraid_ra_copy(ra, seg, bio);
 			bio_endio(bio);
@@ -709,6 +799,62 @@ void fanraid_ra_resume(struct fanraid_c *fc)
 	spin_unlock_irqrestore(&ra->lock, flags);
 }
 
+/*
+ * The readahead counters (struct fanraid_ra_stats) are allocated whether
+ * or not the array has a cache, since INFO status always prints them.
+ */
+int fanraid_ra_stats_alloc(struct fanraid_c *fc)
+{
+	fc->ra_stats = alloc_percpu(struct fanraid_ra_stats);
+	return fc->ra_stats ? 0 : -ENOMEM;
+}
+
+void fanraid_ra_stats_free(struct fanraid_c *fc)
+{
+	free_percpu(fc->ra_stats);
+	fc->ra_stats = NULL;
+}
+
+u64 fanraid_ra_stat(struct fanraid_c *fc, enum fanraid_ra_stat k)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(fc->ra_stats, cpu)->v[k];
+	return sum;
+}
+
+/* Races harmlessly with increments in flight, as the member counters' reset. */
+void fanraid_ra_stats_reset(struct fanraid_c *fc)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(fc->ra_stats, cpu), 0,
+		       sizeof(struct fanraid_ra_stats));
+}
+
+/*
+ * How far each CPU's share of ra->inflight may drift before it is folded
+ * into the shared count. fanraid_ra_observe() compares the shared count,
+ * which is off by less than the batch times the CPUs, with one stripe; a
+ * quarter of a stripe over all CPUs keeps that error below a quarter of
+ * the threshold. It is a hint, not an invariant: read wrong, it marks a
+ * stream deep a little early or late, which costs copies or direct reads,
+ * never data, so an exact sum (a lock and a walk over every CPU, on every
+ * read) is not worth it. At least 32 sectors, so that on many CPUs and a
+ * small stripe a 4 KiB read does not fold, taking the counter's lock, on
+ * every call; the error may then pass a quarter of the stripe.
+ */
+static s32 fanraid_ra_inflight_batch(struct fanraid_c *fc)
+{
+	u64 batch = div_u64(fr_geom_full_stripe_sectors(&fc->geom),
+			    4 * num_possible_cpus());
+
+	return clamp_t(u64, batch, 32, S32_MAX);
+}
+
 int fanraid_ra_create(struct fanraid_c *fc, char **error)
 {
 	u64 bytes = (u64)fc->features.ra_cache_mb << 20;
@@ -725,6 +871,11 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 	}
 	fc->ra = ra;
 	ra->fc = fc;
+	if (percpu_counter_init(&ra->inflight, 0, GFP_KERNEL)) {
+		*error = "Cannot allocate readahead in-flight count";
+		return -ENOMEM;
+	}
+	ra->inflight_batch = fanraid_ra_inflight_batch(fc);
 	spin_lock_init(&ra->lock);
 	INIT_LIST_HEAD(&ra->free);
 	INIT_LIST_HEAD(&ra->lru);
@@ -802,6 +953,8 @@ void fanraid_ra_destroy(struct fanraid_c *fc)
 	kvfree(ra->segs);
 	kvfree(ra->hash);
 	kfree(ra->queues);
+	/* Tolerates a counter never initialised (ra was zeroed). */
+	percpu_counter_destroy(&ra->inflight);
 	kfree(ra);
 	fc->ra = NULL;
 }

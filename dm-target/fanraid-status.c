@@ -110,10 +110,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(" %lld", fc->r6 ?
 		       (long long)atomic64_read(&fc->r6->mismatches) : 0LL);
 		DMEMIT(" %lld %lld %lld %lld %lld",
-		       (long long)atomic64_read(&fc->ra_stats.hits),
-		       (long long)atomic64_read(&fc->ra_stats.misses),
-		       (long long)atomic64_read(&fc->ra_stats.prefetched),
-		       (long long)atomic64_read(&fc->ra_stats.wasted),
+		       (long long)fanraid_ra_stat(fc, FANRAID_RA_HITS),
+		       (long long)fanraid_ra_stat(fc, FANRAID_RA_MISSES),
+		       (long long)fanraid_ra_stat(fc, FANRAID_RA_PREFETCHED),
+		       (long long)fanraid_ra_stat(fc, FANRAID_RA_WASTED),
 		       (long long)atomic64_read(&fc->flushes_elided));
 		if (fc->r6)
 			fanraid_r6_cache_usage(fc->r6, &cache_now, &cache_peak);
@@ -272,10 +272,7 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 			atomic64_set(&fc->devs[i].read_errors_corrected, 0);
 			atomic64_set(&fc->devs[i].check_blamed, 0);
 		}
-		atomic64_set(&fc->ra_stats.hits, 0);
-		atomic64_set(&fc->ra_stats.misses, 0);
-		atomic64_set(&fc->ra_stats.prefetched, 0);
-		atomic64_set(&fc->ra_stats.wasted, 0);
+		fanraid_ra_stats_reset(fc);
 		atomic64_set(&fc->flushes_elided, 0);
 		if (fc->r6)
 			fanraid_r6_cache_reset_peak(fc->r6);

@@ -602,6 +602,11 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		r = -ENOMEM;
 		goto bad;
 	}
+	if (fanraid_ra_stats_alloc(fc)) {
+		ti->error = "Cannot allocate readahead counters";
+		r = -ENOMEM;
+		goto bad;
+	}
 
 	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
 						    ti->len);
@@ -685,6 +690,7 @@ void fanraid_dtr(struct dm_target *ti)
 	for (i = 0; i < fc->ndevs; i++)
 		if (fc->devs[i].dm_dev)
 			dm_put_device(ti, fc->devs[i].dm_dev);
+	fanraid_ra_stats_free(fc);
 	fanraid_member_stats_free(fc);
 	kfree(fc);
 	ti->private = NULL;

@@ -64,6 +64,14 @@ struct fr_sb;
 /* Readahead cache segments: at most this much of one chunk, on one member. */
 #define FANRAID_RA_SEG_SECTORS	256
 #define FANRAID_RA_SEG_PAGES	(FANRAID_RA_SEG_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
+/*
+ * Cached segments are counted per zone of 1 << FANRAID_RA_ZONE_SHIFT
+ * segments, zones hashed onto FANRAID_RA_ZONES counters, so that a write
+ * can see without the cache lock that it overlaps none
+ * (fanraid_ra_invalidate()).
+ */
+#define FANRAID_RA_ZONE_SHIFT	4
+#define FANRAID_RA_ZONES	64
 /* Read streams followed at once (e.g. several readers of a mixed workload). */
 #define FANRAID_RA_STREAMS	8
 /* Reads in a row that must continue a stream before it counts as sequential. */
@@ -165,12 +173,21 @@ struct fanraid_features {
 	DECLARE_BITMAP(readd, FR_MAX_DEVS);
 };
 
-/* Whole-array readahead counters, in INFO status after mismatch_cnt. */
+/*
+ * Whole-array readahead counters, in INFO status after mismatch_cnt, in
+ * this order. Per CPU like the member counters: every read with readahead
+ * on counts a hit or a miss, on whichever CPU maps it.
+ */
+enum fanraid_ra_stat {
+	FANRAID_RA_HITS,		/* reads served by the cache */
+	FANRAID_RA_MISSES,		/* reads sent to their member */
+	FANRAID_RA_PREFETCHED,		/* sectors fetched ahead */
+	FANRAID_RA_WASTED,		/* fetched sectors dropped unread */
+	FANRAID_RA_STAT_COUNT,
+};
+
 struct fanraid_ra_stats {
-	atomic64_t hits;		/* reads served by the cache */
-	atomic64_t misses;		/* reads sent to their member */
-	atomic64_t prefetched;		/* sectors fetched ahead */
-	atomic64_t wasted;		/* fetched sectors dropped unread */
+	u64 v[FANRAID_RA_STAT_COUNT];
 };
 
 /* RAID6 state: the workers, their memory pools and the per-row write locks. */
@@ -223,10 +240,8 @@ struct fanraid_c {
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_meta *meta;	/* NULL without the superblock feature */
 	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
-	struct fanraid_ra_stats ra_stats;
+	struct fanraid_ra_stats __percpu *ra_stats;	/* even without a cache: status reads it */
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
-	/* Sectors of reads at members or waiting for fetches, with readahead on. */
-	atomic64_t ra_inflight;
 	/*
 	 * Member state (fanraid-member.c): members failed, members being
 	 * rebuilt, and how far the RAID6 sync pass got (member sectors below
@@ -253,7 +268,7 @@ struct fanraid_bio {
 	bool handled;			/* completed by fanraid itself, counted there */
 	bool repair;			/* RAID6 read that failed: rebuild and rewrite */
 	bool flush_counted;		/* in its member's flushes_inflight */
-	u32 ra_sectors;			/* counted in fc->ra_inflight */
+	u32 ra_sectors;			/* counted in the readahead inflight count */
 	u32 ra_gen;			/* stream generation when counted, 0 = not */
 	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
 	u8 ra_stream;			/* stream whose outstanding reads count it */
@@ -282,6 +297,13 @@ static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
 				    u64 v)
 {
 	this_cpu_add(d->stats->v[k], v);
+}
+
+/* Count @v of readahead counter @k on this CPU; any context. */
+static inline void fanraid_ra_stat_add(struct fanraid_c *fc,
+				       enum fanraid_ra_stat k, u64 v)
+{
+	this_cpu_add(fc->ra_stats->v[k], v);
 }
 
 /* fanraid-map.c */
@@ -313,8 +335,13 @@ void fanraid_ra_destroy(struct fanraid_c *fc);
 int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio);
 void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len);
 void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb);
+void fanraid_ra_inflight_add(struct fanraid_c *fc, s64 sectors);
 void fanraid_ra_presuspend(struct fanraid_c *fc);
 void fanraid_ra_resume(struct fanraid_c *fc);
+int fanraid_ra_stats_alloc(struct fanraid_c *fc);
+void fanraid_ra_stats_free(struct fanraid_c *fc);
+u64 fanraid_ra_stat(struct fanraid_c *fc, enum fanraid_ra_stat k);
+void fanraid_ra_stats_reset(struct fanraid_c *fc);
 
 /* fanraid-meta.c: the on-disk superblock, kept current */
 int fanraid_meta_create(struct fanraid_c *fc, char **error);

@@ -163,7 +163,8 @@ load_entry() { # LINE
 	   [qd]=32 [direct]=1 [runtime]=10 [ramp]=2 [size]=1G [member]=76
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
 	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
-	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1)
+	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1
+	   [completion_ns]=2000000)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -227,7 +228,7 @@ members_up() { # COUNT
 	[ "${S[cache]}" != 0 ] && extra+=("cache_size=${S[cache]}")
 	mapfile -t MEMBERS < <(nullb_create_many "$count" "$size_mb" \
 		blocksize=4096 "max_sectors=$(member_max_sectors "${S[member]}")" \
-		irqmode=2 completion_nsec=2000000 \
+		irqmode=2 "completion_nsec=${S[completion_ns]}" \
 		hw_queue_depth=64 submit_queues=2 "mbps=${S[member]}" "${extra[@]}")
 	MEMBER_DISKS=("${MEMBERS[@]}")
 	[ "${#MEMBERS[@]}" = "$count" ] || return 1
@@ -707,6 +708,12 @@ run_one() { # LAYER N
 	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%.0f", s }')
+	# Operations per second, and the CPU fio saw its jobs spend in the
+	# kernel (percent of one CPU, summed over the jobs it reports): the
+	# cost of the layer below them, per I/O, once divided.
+	local iops sys
+	iops=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(read|write)\.iops=/ { s += $2 } END { printf "%.0f", s }')
+	sys=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.sys_cpu=/ { s += $2 } END { printf "%.1f", s }')
 	local rios wios flios
 	set -- $before
 	rd=$1 wr=$2 rios=$3 wios=$4 flios=$5
@@ -754,6 +761,7 @@ run_one() { # LAYER N
 		[ -b "$LAYER_DEV" ] && echo "io_opt=$(blockdev --getioopt "$LAYER_DEV")"
 		echo "mode=$mode"
 		[ "$mode" = vm ] && echo "member_nullb_mbps=${S[member]}"
+		[ "$mode" = vm ] && echo "member_completion_ns=${S[completion_ns]}"
 		[ "$mode" = vm ] && echo "member_cache_mib=${S[cache]}"
 		[ "$mode" = vm ] && echo "member_flush_ms=${S[flush_ms]}"
 		echo "members=$(printf '%s,' "${MEMBERS[@]:0:$n}" | sed 's/,$//')"
@@ -763,6 +771,8 @@ run_one() { # LAYER N
 		echo "fio_rc=$rc"
 		echo "read_mibs=$rbw"
 		echo "write_mibs=$wbw"
+		echo "iops=$iops"
+		echo "fio_sys_cpu_pct=$sys"
 		echo "app_write_bytes=$io"
 		echo "app_read_bytes=$appr"
 		echo "member_read_bytes=$((rd * 512))"
@@ -781,7 +791,7 @@ run_one() { # LAYER N
 	[ "${S[fail]}" != 0 ] && line="$line degraded (fail=${S[fail]})"
 	[ "${S[fs]}" != none ] && line="$line on ${S[fs]}"
 	[ "$jobs" != 1 ] && line="$line, $jobs readers"
-	line="$line: read $rbw MiB/s, write $wbw MiB/s, CPU $busy% busy"
+	line="$line: read $rbw MiB/s, write $wbw MiB/s, $iops IOPS, fio sys CPU $sys%, CPU $busy% busy"
 	if [ "${S[amp]}" = 1 ] && [ "$io" -gt 0 ]; then
 		line="$line, write amplification $(awk -v m=$((wr * 512)) -v a="$io" 'BEGIN { printf "%.2f", m / a }')"
 	fi
@@ -868,7 +878,7 @@ done
 
 # What a group's entries must have in common to share one build.
 build_key() {
-	echo "${S[n]} ${S[fs]} ${S[chunk]} ${S[features]} ${S[mkfs]} ${S[size]} ${S[member]} ${S[cache]} ${S[flush_ms]} ${S[layout]} ${S[fail]}"
+	echo "${S[n]} ${S[fs]} ${S[chunk]} ${S[features]} ${S[mkfs]} ${S[size]} ${S[member]} ${S[completion_ns]} ${S[cache]} ${S[flush_ms]} ${S[layout]} ${S[fail]}"
 }
 
 start_all=$(date +%s)
