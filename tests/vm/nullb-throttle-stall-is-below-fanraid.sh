@@ -19,9 +19,17 @@ grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs none /sys/kernel/
 # is hit in seconds instead of hours; it does not change the logic.
 window_us=10000
 
-# use_nullb MODULE: the null_blk driver the next devices come from.
+# use_nullb MODULE: the null_blk driver the next devices come from. With
+# the race module the requests left on a dispatch list can stop a queue
+# again while its device is removed, and the removal would wait on it for
+# good: queues are started every half second until it is done.
 use_nullb() {
+	local kicker
+	( while :; do unstick_all; sleep 0.5; done ) &
+	kicker=$!
 	nullb_destroy_all
+	kill $kicker 2>/dev/null
+	wait $kicker 2>/dev/null || true
 	modprobe -r null_blk null_blk_race null_blk_fixed 2>/dev/null
 	modprobe "$1" nr_devices=0 ${2:+race_window_us=$2} || fail "modprobe $1"
 	[ -d "$NULLB_CFS" ] || fail "$1: no configfs nullb"
@@ -30,7 +38,7 @@ use_nullb() {
 unstick_all() {
 	local st
 	for st in /sys/kernel/debug/block/nullb*/state /sys/kernel/debug/block/nb*/state; do
-		[ -e "$st" ] && echo start >"$st"
+		[ -e "$st" ] && { echo start >"$st"; } 2>/dev/null || true
 	done
 	return 0
 }
