@@ -20,9 +20,6 @@ pkgs_vm="$pkgs_vm mmdebstrap"
 # blkid and wipefs with fanraid's libblkid prober (tests/vm/blkid/build.sh),
 # built from Debian's util-linux source: its build system is regenerated.
 pkgs_vm="$pkgs_vm dpkg-dev autoconf automake libtool autopoint gettext bison"
-# fio from Debian's source with its built-in engines only (tests/vm/fio/build.sh):
-# libaio's engine needs its headers.
-pkgs_vm="$pkgs_vm libaio-dev zlib1g-dev"
 # Benchmark reports.
 pkgs_bench="gnuplot-nox"
 # make fstests: fstests (kdave/xfstests) built on the host; the VM image has
