@@ -157,9 +157,6 @@ kernel=/boot/vmlinuz-$kver
 	echo "bench: dm-target/dm-fanraid.ko not built (make module): fanraid layers will be skipped" >&2
 
 bash "$top/tests/vm/initramfs.sh" base "$vmdir/base.cpio" || die "base initramfs failed"
-# fio without the engines whose 60 libraries cost a second per start.
-bash "$top/tests/vm/fio/build.sh" "$BUILD/fio" ||
-	echo "bench: lean fio not built: Debian's fio is used (slower to start)" >&2
 # Members from null_blk_fixed, whose throttle cannot stop for good (bench.sh).
 bash "$top/tests/vm/nullb/build.sh" "$BUILD/nullb" ||
 	echo "bench: null_blk_fixed not built: members from stock null_blk" >&2

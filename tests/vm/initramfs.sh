@@ -218,16 +218,6 @@ build_overlay() {
 		cp "$top"/bench/jobs/*.fio "$root/bench/jobs/"
 	fi
 
-	# fio as Debian ships it, built without the engines that pull in 60
-	# libraries whose loading costs a second per fio run under TCG
-	# (tests/vm/fio/build.sh); the base image's libraries stay unused.
-	if [ -x "$build/fio/fio" ]; then
-		cp "$build/fio/fio" "$root/usr/bin/fio"
-		for lib in $(ldd "$build/fio/fio" 2>/dev/null | grep -o '/[^ ]*'); do
-			copy_path "$root" "$lib"
-		done
-	fi
-
 	# blkid and wipefs with fanraid's libblkid prober (tests/vm/blkid/build.sh)
 	# beside the stock ones, which stay the control.
 	if [ -x "$build/blkid/bin/blkid" ]; then

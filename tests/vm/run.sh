@@ -51,7 +51,6 @@ mkdir -p "$vmdir"
 # Scenarios that need bad sectors fail without it; the rest still run.
 "$here/dust/build.sh" "$BUILD/dust" || echo "vmtest: dm-dust not built: read-repair scenarios will fail" >&2
 "$here/nullb/build.sh" "$BUILD/nullb" || echo "vmtest: null_blk variants not built: the throttle-stall scenario will fail" >&2
-"$here/fio/build.sh" "$BUILD/fio" || echo "vmtest: lean fio not built: Debian's fio is used (slower to start)" >&2
 "$here/blkid/build.sh" "$BUILD/blkid" || echo "vmtest: blkid with the fanraid prober not built: its scenario will fail" >&2
 
 scenario_field() { # FILE KEY DEFAULT
