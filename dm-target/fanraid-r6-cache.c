@@ -53,10 +53,17 @@ static void fanraid_r6_op_free(struct fanraid_r6op *op)
 	kvfree(op);
 }
 
+/*
+ * The whole cache is allocated when the table loads. A stripe_cache_mb the
+ * machine cannot hold must fail that load, not wake the OOM killer (a
+ * fuzzed table once had it kill the shell): no retries, no warning.
+ */
+#define FANRAID_R6_CACHE_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
+
 static struct fanraid_r6op *fanraid_r6_op_alloc(struct fanraid_c *fc)
 {
 	u32 win_pages = fanraid_r6_win_pages(&fc->geom), s, p;
-	struct fanraid_r6op *op = kvzalloc(sizeof(*op), GFP_KERNEL);
+	struct fanraid_r6op *op = kvzalloc(sizeof(*op), FANRAID_R6_CACHE_GFP);
 
 	if (!op)
 		return NULL;
@@ -64,7 +71,7 @@ static struct fanraid_r6op *fanraid_r6_op_alloc(struct fanraid_c *fc)
 		if (s >= fc->ndevs && s < FANRAID_R6_SCRATCH_P)
 			continue;
 		for (p = 0; p < win_pages; p++) {
-			op->pages[s][p] = alloc_page(GFP_KERNEL);
+			op->pages[s][p] = alloc_page(FANRAID_R6_CACHE_GFP);
 			if (!op->pages[s][p]) {
 				fanraid_r6_op_free(op);
 				return NULL;
