@@ -49,9 +49,9 @@ unit: all
 vmtest: all module
 	$(MAKE) -C tests/vm check
 
-# The Debian-userland VM (tests/debvm/run.sh): DKMS, udev and systemd
-# assembly, the monitor. Not part of check: it takes longer than the
-# whole budget it would be allowed (docs/testing.md).
+# The Debian-userland VM (tests/debvm/run.sh): DKMS for two kernels, udev
+# and systemd assembly, the monitor on a real I/O error, a root on fanraid
+# through the initramfs (docs/testing.md).
 debvm: all
 	tests/debvm/run.sh
 

@@ -5,13 +5,18 @@
 # powers off. Which boot this is comes from the kernel command line
 # (debvm.stage=N); results go to the second serial port as
 #   ok - <what>  |  not ok - <what>  |  @@ END pass|fail
-# Members are the virtio disks with serials m0..m3.
+# Members are the virtio disks with serials m0..m3 (the array "data") and
+# r0..r3 (the array "root").
 set -uo pipefail
 exec 3>/dev/ttyS1
 stage=$(sed -n 's/.*debvm\.stage=\([0-9a-z]*\).*/\1/p' /proc/cmdline)
 failed=0
 V=$(cat /debvm/VERSION)
+# the second kernel package (a kernel upgrade), on the payload with its headers
+KVER_CLOUD=$(cat /debvm/kver-second)
 m=(/dev/disk/by-id/virtio-m0 /dev/disk/by-id/virtio-m1 /dev/disk/by-id/virtio-m2 /dev/disk/by-id/virtio-m3)
+# the root array's members (boots 1, 5 and 6)
+r=(/dev/disk/by-id/virtio-r0 /dev/disk/by-id/virtio-r1 /dev/disk/by-id/virtio-r2 /dev/disk/by-id/virtio-r3)
 
 say() { echo "$*" >&3; echo "debvm: $*"; }
 ok() { say "ok - $*"; }
@@ -40,6 +45,41 @@ finish() {
 	exit 0
 }
 
+# The root on fanraid (boot 1): a RAID6 on r0-r3 gets a copy of this
+# root, an fstab that mounts it as /, and an initrd of its own that the
+# copy makes for itself in a chroot, as a system installed onto the array
+# would. run.sh boots that initrd in boots 5 and 6.
+make_root_array() {
+	local t0 k
+	k=$(uname -r)
+	check "create a raid6 for the root" fanraid create root --level 6 --chunk 64K "${r[@]}"
+	check "the root array is in sync" wait_for 900 bash -c "dmsetup status root | grep -q ' idle '"
+	check "mkfs.ext4 on it" mkfs.ext4 -q -L fanroot /dev/mapper/root
+	mkdir -p /mnt/root
+	check "mount it" mount /dev/mapper/root /mnt/root || return
+	t0=$(date +%s)
+	check "copy the root onto it" cp -ax /. /mnt/root/
+	say "# copy took $(($(date +%s) - t0)) s: $(du -sh /mnt/root | cut -f1)"
+	echo "/dev/mapper/root / ext4 defaults 0 1" >/mnt/root/etc/fstab
+	# the copy names both arrays; the monitor's lines stay
+	{ grep -v '^ARRAY' /etc/fanraid.conf; fanraid examine --scan; } >/mnt/root/etc/fanraid.conf
+	check "the copy's fanraid.conf names the root array" grep -q "^ARRAY root UUID=" /mnt/root/etc/fanraid.conf
+	# MODULES=list, not most: the same initrd, built in a minute under TCG
+	mkdir -p /mnt/root/etc/initramfs-tools/conf.d
+	echo MODULES=list >/mnt/root/etc/initramfs-tools/conf.d/debvm-modules
+	printf '%s\n' virtio_pci virtio_blk ext4 >>/mnt/root/etc/initramfs-tools/modules
+	for d in dev proc sys run; do mount --bind /$d /mnt/root/$d; done
+	t0=$(date +%s)
+	check "update-initramfs in the copy" chroot /mnt/root update-initramfs -c -k "$k"
+	say "# update-initramfs took $(($(date +%s) - t0)) s"
+	check "its initrd has the module, the tool, the rule and the conf" bash -c \
+		"lsinitramfs /mnt/root/boot/initrd.img-$k | grep -E 'dm-fanraid.ko|sbin/fanraid\$|69-fanraid.rules|etc/fanraid.conf|local-block/fanraid\$' | sort | tee /dev/stderr | wc -l | grep -qx 5"
+	cp /mnt/root/boot/initrd.img-"$k" /boot/initrd-fanroot.img
+	for d in run sys proc dev; do umount /mnt/root/$d; done
+	umount /mnt/root
+	check "stop the root array cleanly" fanraid stop root
+}
+
 say "@@ BOOTED stage $stage $(uname -r) in $(cut -d' ' -f1 /proc/uptime) s"
 case $stage in
 1)
@@ -51,6 +91,19 @@ case $stage in
 	check "dkms status lists it installed" bash -c "dkms status | grep -q 'fanraid/$V, $(uname -r), x86_64: installed'"
 	check "modprobe dm-fanraid loads the DKMS module" bash -c \
 		"modprobe dm-fanraid && modinfo -n dm-fanraid | grep -q updates/dkms && dmsetup targets | grep -q '^fanraid'"
+	# a kernel upgrade: a second kernel package, installed with dpkg as
+	# apt would; its postinst runs DKMS, which must build fanraid for it
+	# before its initrd is made (boot 2 boots it)
+	ck=$KVER_CLOUD
+	t0=$(date +%s)
+	check "a second kernel installs: $ck" dpkg -i /debvm/debs/linux-image-"$ck"_*.deb \
+		/debvm/debs/linux-headers-"$ck"_*.deb
+	say "# dpkg -i of the second kernel took $(($(date +%s) - t0)) s"
+	check "dkms status lists fanraid/$V installed for $ck" bash -c \
+		"dkms status | grep -q 'fanraid/$V, $ck, x86_64: installed'"
+	check "its module is built for $ck" bash -c \
+		"modinfo -F vermagic /lib/modules/$ck/updates/dkms/dm-fanraid.ko | grep -q '^$ck '"
+	check "its initrd carries it" bash -c "lsinitramfs /boot/initrd.img-$ck | grep -q 'updates/dkms/dm-fanraid.ko'"
 	udevadm control --reload
 	check "create a raid6 on four disks" fanraid create data --level 6 --chunk 64K "${m[@]}"
 	check "resync finishes" wait_for 300 bash -c "dmsetup status data | grep -q ' idle '"
@@ -73,9 +126,22 @@ EOC
 	echo "/dev/mapper/data /srv ext4 defaults,x-systemd.device-timeout=180 0 0" >>/etc/fstab
 	check "enable fanraid-monitor.service" systemctl enable fanraid-monitor.service
 	check "stop the array cleanly" fanraid stop data
+	make_root_array
 	finish
 	;;
 2)
+	# the second kernel: udev assembles the array with the module DKMS
+	# built for it, and fstab mounts it
+	check "booted the second kernel" test "$(uname -r)" = "$KVER_CLOUD"
+	check "dm-fanraid comes from its updates/dkms" bash -c \
+		"modinfo -n dm-fanraid | grep -q '^/lib/modules/$KVER_CLOUD/updates/dkms/'"
+	check "/srv mounted from the array" wait_for 150 bash -c \
+		"findmnt -n -o SOURCE /srv | grep -q '^/dev/mapper/data'"
+	check "data intact" sha256sum -c /root/data.sha
+	check "healthy: status exit 0" fanraid status data
+	finish
+	;;
+3)
 	# booted without m3: the last-resort timer starts the array degraded
 	# after 30 s and fstab mounts it; then m3 is plugged in and re-added
 	check "m3 is absent this boot" test ! -e "${m[3]}"
@@ -102,7 +168,7 @@ EOC
 		"fanraid examine --json ${m[3]} | jq -e '.failed_mask == 0 and .state == \"clean\"'"
 	finish
 	;;
-3)
+4)
 	# assembled at boot by udev + incremental, mounted by fstab
 	check "/srv is the array's ext4, mounted at boot" bash -c \
 		"findmnt -n -o SOURCE,FSTYPE /srv | grep -Eq '^/dev/mapper/data +ext4'"
@@ -117,11 +183,22 @@ EOC
 	check "the udev database holds the array UUID" bash -c \
 		"udevadm info -q property ${m[0]} | grep -q \"^ID_FS_UUID=\$(fanraid examine --json ${m[0]} | jq -r .array_uuid)\$\""
 	check "fanraid-monitor.service is running" systemctl is-active fanraid-monitor.service
-	# a member fails: the monitor runs PROGRAM
+	# a member dies: QEMU drops m1's backend (drive_del), so every I/O the
+	# guest sends it fails with EIO, and the kernel must fail it on its
+	# own; the monitor runs PROGRAM and mails root through the MTA
+	say "@@ UNPLUG m1"
+	check "m1 fails I/O once its backend is gone" wait_for 30 bash -c \
+		"! dd if=${m[1]} of=/dev/null bs=4k count=1 iflag=direct"
 	t0=$(date +%s)
-	check "fanraid fail data 1" fanraid fail data 1
+	head -c 1M /dev/urandom >/srv/after-fail && sync
+	check "the kernel fails m1 on the write's error" wait_for 30 bash -c \
+		"dmsetup status data | grep -q ' ADAA '"
+	dmsetup status data | cut -c1-60 | sed 's/^/  | /' >&3
 	check "PROGRAM ran with Fail data slot 1" wait_for 20 grep -q " Fail data slot 1 " /var/log/fr-events
 	say "# PROGRAM ran within $(($(date +%s) - t0)) s"
+	check "a mail about it reached root's mailbox" wait_for 30 \
+		grep -q "^Subject: Fail event on data:" /var/mail/root
+	grep -E "^(Subject|To):" /var/mail/root | sed 's/^/  | /' >&3
 	check "PROGRAM ran with DegradedArray" grep -q " DegradedArray data " /var/log/fr-events
 	check "the journal has the monitor's Fail line" bash -c \
 		"journalctl -u fanraid-monitor.service | grep -q 'Fail data slot 1'"
@@ -133,6 +210,40 @@ EOC
 		"journalctl -u fanraid-scrub.service | grep -q 'data: check finished: 0 mismatched sectors'"
 	check "systemd knows fanraid-scrub.timer" systemctl cat fanraid-scrub.timer
 	cat /var/log/fr-events | sed 's/^/  | /' >&3
+	finish
+	;;
+5)
+	# the root on fanraid, through the initrd's hook, every member there
+	check "/ is the root array" bash -c "findmnt -n -o SOURCE / | grep -qx /dev/mapper/root"
+	check "the image's disk is not here" test ! -e /dev/disk/by-label/debvm
+	check "the root array is healthy" bash -c "dmsetup status root | grep -q ' AAAA .* idle '"
+	check "healthy: status exit 0" fanraid status root
+	head -c 4M /dev/urandom >/root/fanroot.data
+	sha256sum /root/fanroot.data >/root/fanroot.sha
+	sync
+	finish
+	;;
+6)
+	# r3 withheld: the initramfs starts the root array degraded after
+	# its wait, and the real root's udev takes r3 back when it comes
+	say "# / mounted by $(cut -d' ' -f1 /proc/uptime) s"
+	check "r3 is absent this boot" test ! -e "${r[3]}"
+	check "/ is the root array, degraded" bash -c \
+		"findmnt -n -o SOURCE / | grep -qx /dev/mapper/root && dmsetup status root | grep -Eq ' AAA[D_-] '"
+	dmsetup status root | cut -c1-60 | sed 's/^/  | /' >&3
+	check "boot 5's shutdown left it clean: no resync" bash -c "dmsetup status root | grep -q ' idle '"
+	check "the file boot 5 wrote is intact" sha256sum -c /root/fanroot.sha
+	rc=0; fanraid status root >/dev/null || rc=$?
+	check "degraded: status exit 1" test "$rc" = 1
+	echo "written while r3 was away" >/root/while-degraded
+	sync
+	say "@@ HOTPLUG r3"
+	check "r3 appears" wait_for 60 test -e "${r[3]}"
+	check "udev re-adds r3 and it is recovered" wait_for 600 bash -c \
+		"dmsetup status root | grep -q ' AAAA .* idle '"
+	dmsetup status root | cut -c1-60 | sed 's/^/  | /' >&3
+	check "healthy again: status exit 0" fanraid status root
+	check "what was written degraded is there" grep -q "while r3 was away" /root/while-degraded
 	finish
 	;;
 *)

@@ -12,13 +12,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 KVER=${KVER:-$(cd "$here/../vm" && ./initramfs.sh kver)}
 
-# What the scenarios need: boot (systemd, udev, initramfs-tools, the
-# kernel), DKMS and a compiler for the module, the tool's libraries, and
-# the tools the checks call.
+# What the scenarios need: boot (systemd, udev, initramfs-tools and zstd,
+# its default compressor, the kernel), DKMS and a compiler for the module,
+# the tool's libraries, the tools the checks call, and an MTA (exim4, with
+# Debian's default of local delivery) for the monitor's mail.
 pkgs="systemd systemd-sysv udev dbus kmod initramfs-tools
 linux-image-$KVER linux-headers-$KVER dkms make gcc libc6-dev
 libisal2 libdevmapper1.02.1 libblkid1 libudev1 dmsetup
-xfsprogs util-linux procps jq"
+xfsprogs util-linux procps jq exim4-daemon-light zstd"
 size=3G
 
 # DEBVM_SET=storage: the same root plus what fstests needs at run time (its

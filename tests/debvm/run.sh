@@ -10,12 +10,18 @@
 #
 # fanraid goes in as `make install DESTDIR=<tree> PREFIX=/usr` produced it,
 # unpacked over the VM's root from a payload disk (with boot.sh, which runs
-# each boot's checks). Boot 1 installs the module with DKMS and makes the
-# array; boot 2 has member m3 withheld (the array must start degraded after
-# the last-resort timeout, then take m3 back when it is plugged in through
-# the QEMU monitor); boot 3 has every member and checks what the boot
-# did. Each boot reports on the second serial port; logs in
-# build/debvm/logs/.
+# each boot's checks). Boot 1 installs the module with DKMS, installs a
+# second kernel package (DKMS must build the module for it), makes the
+# array, and a RAID6 "root" on four more disks with a copy of the root
+# filesystem and an initrd of its own; boot 2 runs the second kernel (the
+# array must assemble with its module); boot 3 has member m3 withheld (the
+# array must start degraded after the last-resort timeout, then take m3
+# back when it is plugged in through the QEMU monitor); boot 4 has every
+# member, checks what the boot did, and kills m1's backend so the kernel
+# fails it on a real I/O error and the monitor reports it; boots 5 and 6
+# boot from the root array alone, through the initramfs hook, healthy and
+# then with r3 withheld until the system is up. Each boot reports on the
+# second serial port; logs in build/debvm/logs/.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +35,8 @@ run_id=$(date +%Y%m%d-%H%M%S)-$$
 logs=$dir/logs/$run_id
 work=$dir/run/$run_id
 mkdir -p "$logs" "$work"
-trap 'rm -rf "$work"' EXIT
+# DEBVM_KEEP=1 keeps this run's disks, to look at after a failure
+[ -n "${DEBVM_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 t_start=$(date +%s)
 
 [ -x "$build/fanraid" ] && ls "$top"/dm-target/*.c >/dev/null ||
@@ -53,68 +60,115 @@ debugfs -R "dump /boot/initrd.img-$KVER $work/initrd" "$dir/root.img" 2>/dev/nul
 make -s -C "$top" install DESTDIR="$work/stage" PREFIX=/usr >"$logs/install.log"
 mkdir -p "$work/stage/debvm"
 cp "$here/boot.sh" "$top/VERSION" "$work/stage/debvm/"
+# The kernel upgrade's package: the same release's cloud flavour, a kernel
+# of another name with its headers, from the same archive (cached).
+kver2=${KVER%-amd64}-cloud-amd64
+mkdir -p "$dir/debs" "$work/stage/debvm/debs"
+if ! ls "$dir/debs/linux-image-${kver2}_"*.deb "$dir/debs/linux-headers-${kver2}_"*.deb >/dev/null 2>&1; then
+	(cd "$dir/debs" && apt-get download -q "linux-image-$kver2" "linux-headers-$kver2") >"$logs/debs.log" 2>&1 ||
+		{ echo "debvm: cannot download linux-image-$kver2 (log: $logs/debs.log)" >&2; exit 2; }
+fi
+cp "$dir/debs/linux-image-${kver2}_"*.deb "$dir/debs/linux-headers-${kver2}_"*.deb "$work/stage/debvm/debs/"
+echo "$kver2" >"$work/stage/debvm/kver-second"
 tar -C "$work/stage" -cf "$work/payload.tar" .
 for i in 0 1 2 3; do
 	truncate -s 64M "$work/m$i.img"
+	# the root array's: room for a copy of the image's files
+	truncate -s 1536M "$work/r$i.img"
 done
 
-# boot STAGE BUDGET [WITHHELD]: one boot, until boot.sh powers off (or
-# the budget ends); the WITHHELD member is plugged in when boot.sh asks
+# boot STAGE BUDGET DISKS [WITHHELD]: one boot with the DISKS named
+# (root is the image; m0-m3 and r0-r3 the members) but WITHHELD, until
+# boot.sh powers off (or the budget ends). BOOT_KERNEL and BOOT_INITRD
+# boot another kernel than the busybox VM's. Without the image disk the root is the fanraid array "root",
+# started by the initrd boot 1 made for it.
 boot() {
-	local stage=$1 budget=$2 held=${3:-} i
+	local stage=$1 budget=$2 disks=$3 held=${4:-} d
+	local root="root=LABEL=debvm rw" initrd=${BOOT_INITRD:-$work/initrd}
+	local vmlinuz=${BOOT_KERNEL:-$kernel}
+	case " $disks " in
+	*" root "*) ;;
+	*)
+		root="root=/dev/mapper/root ro"
+		initrd=$work/initrd-fanroot
+		;;
+	esac
 	local -a q=(qemu-system-x86_64 -m 2048 -smp 2 -cpu max -no-reboot
 		-nographic -serial "file:$logs/boot$stage.console"
 		-serial "file:$logs/boot$stage.results"
 		-monitor "unix:$work/monitor.sock,server,nowait"
-		-kernel "$kernel" -initrd "$work/initrd"
-		-append "root=LABEL=debvm rw console=ttyS0 debvm.stage=$stage systemd.show_status=1 panic=-1"
-		-drive "file=$work/root.img,if=virtio,format=raw,cache=unsafe"
+		-kernel "$vmlinuz" -initrd "$initrd"
+		-append "$root console=ttyS0 debvm.stage=$stage systemd.show_status=1 panic=-1"
 		-drive "file=$work/payload.tar,if=none,id=payload,format=raw,readonly=on"
 		-device "virtio-blk-pci,drive=payload,serial=payload")
-	for i in 0 1 2 3; do
-		[ "m$i" = "$held" ] && continue
-		q+=(-drive "file=$work/m$i.img,if=none,id=m$i,format=raw,cache=writeback"
-			-device "virtio-blk-pci,drive=m$i,serial=m$i")
+	for d in $disks; do
+		[ "$d" = "$held" ] && continue
+		if [ "$d" = root ]; then
+			q+=(-drive "file=$work/root.img,if=virtio,format=raw,cache=unsafe")
+			continue
+		fi
+		q+=(-drive "file=$work/$d.img,if=none,id=$d,format=raw,cache=writeback"
+			-device "virtio-blk-pci,drive=$d,serial=$d")
 	done
 	local t0 pid
 	t0=$(date +%s)
 	: >"$logs/boot$stage.results"
 	timeout "$budget" "${q[@]}" </dev/null >/dev/null 2>&1 &
 	pid=$!
-	if [ -n "$held" ]; then
-		while kill -0 $pid 2>/dev/null; do
-			if grep -q "^@@ HOTPLUG $held" "$logs/boot$stage.results"; then
-				hotplug "$held" >"$logs/hotplug.log" 2>&1
-				break
-			fi
-			sleep 1
-		done
-	fi
+	# what boot.sh asks for: "@@ HOTPLUG NAME" plugs a withheld member
+	# in, "@@ UNPLUG NAME" takes a disk's backend away (its I/O fails)
+	local handled=0 n line
+	while kill -0 $pid 2>/dev/null; do
+		n=0
+		while read -r line; do
+			n=$((n + 1))
+			[ $n -le $handled ] && continue
+			handled=$n
+			set -- $line
+			case $2 in
+			HOTPLUG) monitor_cmd "drive_add 0 file=$work/$3.img,if=none,id=$3,format=raw" \
+				"device_add virtio-blk-pci,drive=$3,serial=$3" ;;
+			UNPLUG) monitor_cmd "drive_del $3" ;;
+			esac >>"$logs/monitor$stage.log" 2>&1
+		done < <(tr -d '\r' <"$logs/boot$stage.results" | grep -E '^@@ (HOTPLUG|UNPLUG) ')
+		sleep 1
+	done
 	wait $pid || true
 	echo "# boot $stage: $(($(date +%s) - t0)) s"
 	sed 's/^/# /' "$logs/boot$stage.results" | grep -v '^# @@ END' || true
 	grep -q '^@@ END pass' "$logs/boot$stage.results"
 }
 
-# hotplug NAME: the disk NAME attached while the VM runs, as a drive
-# that was slow to appear
-hotplug() {
-	python3 - "$work/monitor.sock" "$work/$1.img" "$1" <<'EOP'
+# monitor_cmd CMD...: QEMU monitor commands, one second apart
+monitor_cmd() {
+	python3 - "$work/monitor.sock" "$@" <<'EOP'
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
-for cmd in ("drive_add 0 file=%s,if=none,id=%s,format=raw" % (sys.argv[2], sys.argv[3]),
-            "device_add virtio-blk-pci,drive=%s,serial=%s" % (sys.argv[3], sys.argv[3])):
+for cmd in sys.argv[2:]:
     s.sendall((cmd + "\n").encode())
     time.sleep(1)
 print(s.recv(65536).decode(errors="replace"))
 EOP
 }
 
+# dump FILE OUT: a file of the image (what boot 1 installed), for QEMU
+dump() {
+	debugfs -R "dump $1 $2" "$work/root.img" 2>/dev/null
+	[ -s "$2" ] || { echo "# boot 1 left no $1"; return 1; }
+}
+
 rc=0
-boot 1 1800 || rc=1
-[ $rc = 0 ] && { boot 2 600 m3 || rc=1; }
-[ $rc = 0 ] && { boot 3 600 || rc=1; }
+boot 1 3600 "root m0 m1 m2 m3 r0 r1 r2 r3" || rc=1
+[ $rc = 0 ] && { dump "/boot/vmlinuz-$kver2" "$work/vmlinuz2" &&
+	dump "/boot/initrd.img-$kver2" "$work/initrd2" || rc=1; }
+[ $rc = 0 ] && { BOOT_KERNEL=$work/vmlinuz2 BOOT_INITRD=$work/initrd2 \
+	boot 2 600 "root m0 m1 m2 m3" || rc=1; }
+[ $rc = 0 ] && { boot 3 600 "root m0 m1 m2 m3" m3 || rc=1; }
+[ $rc = 0 ] && { boot 4 600 "root m0 m1 m2 m3" || rc=1; }
+[ $rc = 0 ] && { dump /boot/initrd-fanroot.img "$work/initrd-fanroot" || rc=1; }
+[ $rc = 0 ] && { boot 5 600 "r0 r1 r2 r3" || rc=1; }
+[ $rc = 0 ] && { boot 6 900 "r0 r1 r2 r3" r3 || rc=1; }
 passed=$(cat "$logs"/boot*.results 2>/dev/null | grep -c '^ok - ' || true)
 failed=$(cat "$logs"/boot*.results 2>/dev/null | grep -c '^not ok - ' || true)
 [ $rc = 0 ] || [ "$failed" -gt 0 ] || failed=1	# a boot that never reported
