@@ -11,6 +11,7 @@
 #	1 passed, 1 failed, 1 skipped
 #
 # Usage: run.sh [SCENARIO...]      default: every tests/vm/*.sh scenario
+#                                  but those with a "# manual:" line
 #        run.sh --shell [SCENARIO...]  serial console shell (after SCENARIOs)
 #        run.sh --self-test        the runner must report planted failures
 #
@@ -73,6 +74,11 @@ elif [ $# -gt 0 ]; then
 elif [ "$mode" = run ]; then
 	for f in "$here"/*.sh; do
 		case "${f##*/}" in initramfs.sh | run.sh | lib.sh) continue ;; esac
+		# "# manual: WHY": run only when named (make check leaves it out)
+		if [ -n "$(scenario_field "$f" manual "")" ]; then
+			echo "# not in the default run (run it by name): $(basename "$f" .sh): $(sed -n 's/^# manual: *//p' "$f" | head -n1)"
+			continue
+		fi
 		paths+=("$f")
 	done
 fi
