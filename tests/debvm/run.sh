@@ -80,8 +80,8 @@ done
 # boot STAGE BUDGET DISKS [WITHHELD]: one boot with the DISKS named
 # (root is the image; m0-m3 and r0-r3 the members) but WITHHELD, until
 # boot.sh powers off (or the budget ends). BOOT_KERNEL and BOOT_INITRD
-# boot another kernel than the busybox VM's. Without the image disk the root is the fanraid array "root",
-# started by the initrd boot 1 made for it.
+# boot another kernel than the busybox VM's. Without the image disk the
+# root is the fanraid array "root", started by the initrd boot 1 made.
 boot() {
 	local stage=$1 budget=$2 disks=$3 held=${4:-} d
 	local root="root=LABEL=debvm rw" initrd=${BOOT_INITRD:-$work/initrd}
