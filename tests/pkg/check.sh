@@ -26,6 +26,9 @@ files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's/^\.//' | sort); }
 
 rm -rf "$t"
 mkdir -p "$t"
+# a tree built for the default PREFIX first, as `make all` and a user's
+# habits leave it: install for /usr must still call /usr/sbin/fanraid
+make -s -C "$top/packaging" all PREFIX=/usr/local >/dev/null
 check "make install DESTDIR PREFIX=/usr" make -s -C "$top" install DESTDIR="$t/root" PREFIX=/usr
 files "$t/root" >"$t/installed"
 for f in /usr/sbin/fanraid /usr/bin/raidcalc /usr/src/fanraid-$V/dkms.conf \
@@ -44,6 +47,11 @@ check "the installed tool runs: fanraid --version says $V" bash -c \
 	"'$t/root/usr/sbin/fanraid' --version | grep -qw '$V'"
 check "the udev rule calls the installed tool" grep -q '/usr/sbin/fanraid' \
 	"$t/root/usr/lib/udev/rules.d/69-fanraid.rules"
+check "the units and the hook call the installed tool" bash -c \
+	"grep -l '/usr/sbin/fanraid' '$t/root/usr/lib/systemd/system/fanraid-monitor.service' \
+		'$t/root/usr/lib/systemd/system/fanraid-last-resort@.service' \
+		'$t/root/usr/share/initramfs-tools/hooks/fanraid' | wc -l | grep -qx 3"
+check "no installed file names /usr/local" bash -c "! grep -rl /usr/local '$t/root' --exclude=fanraid.conf.example --exclude='*.[1-8]'"
 check "dkms.conf names version $V" grep -q "^PACKAGE_VERSION=\"\\?$V\"\\?" \
 	"$t/root/usr/src/fanraid-$V/dkms.conf"
 
@@ -64,10 +72,20 @@ if [ -n "$tools" ] && [ -n "$dkms" ]; then
 	files "$t/debs" | grep -v '^/usr/share/doc/fanraid-' | sed 's/\.gz$//' >"$t/packaged"
 	grep -v -e '^/usr/include/' -e '^/usr/lib/libraidcalc.a$' "$t/installed" >"$t/wanted"
 	check "the .debs hold what make install puts in" diff -u "$t/wanted" "$t/packaged"
+	check "with the same contents" bash -c "
+		while read -r f; do
+			case \$f in
+			*/sbin/*|*/bin/*) continue ;;	# dh_strip strips them
+			esac
+			if [ -e '$t/debs'\$f.gz ]; then zcat '$t/debs'\$f.gz | cmp - '$t/root'\$f
+			else cmp '$t/debs'\$f '$t/root'\$f; fi || exit 1
+		done <'$t/wanted'"
 	check "fanraid-dkms holds the module source" bash -c \
 		"dpkg-deb -c '$dkms' | grep -q './usr/src/fanraid-$V/dm-target/fanraid-target.c'"
 	check "fanraid-dkms runs dkms when installed" bash -c \
 		"dpkg-deb -I '$dkms' postinst | grep -q dkms && dpkg-deb -f '$dkms' Depends | grep -q dkms"
+	check "fanraid-tools remakes the initrds when installed" bash -c \
+		"dpkg-deb --ctrl-tarfile '$tools' | tar -xOf - ./triggers | grep -qx 'activate-noawait update-initramfs'"
 	check "fanraid-tools depends on the libraries it links" bash -c \
 		"dpkg-deb -f '$tools' Depends | grep -q libdevmapper && dpkg-deb -f '$tools' Depends | grep -q libblkid"
 fi
