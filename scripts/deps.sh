@@ -6,9 +6,10 @@ set -euo pipefail
 
 # Build and unit tests.
 pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev libudev-dev"
-# make install: dm-fanraid(4) is rendered from docs/fanraid.rst; dkms
-# proves the installed module source builds (tests/pkg).
-pkgs_build="$pkgs_build python3-docutils dkms"
+# make install: dm-fanraid(4) is rendered from docs/fanraid.rst. The .debs
+# (tests/pkg, and the Debian VM installs them): dpkg-buildpackage with
+# debhelper and dh-dkms.
+pkgs_build="$pkgs_build python3-docutils dpkg-dev debhelper dh-dkms"
 # The VM that proves the kernel module: a real Debian kernel, its headers,
 # and the userspace that runs inside it.
 pkgs_vm="qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio dmsetup fio e2fsprogs xfsprogs btrfs-progs mdadm jq"

@@ -8,9 +8,10 @@
 # at boot, fstab mounts it, the monitor runs PROGRAM on a failure and the
 # scrub unit's result lands in the journal.
 #
-# fanraid goes in as `make install DESTDIR=<tree> PREFIX=/usr` produced it,
-# unpacked over the VM's root from a payload disk (with boot.sh, which runs
-# each boot's checks). Boot 1 installs the module with DKMS, installs a
+# fanraid goes in as a user installs it: the fanraid-dkms and fanraid-tools
+# .debs that dpkg-buildpackage makes of this tree (tests/pkg/debs.sh), on a
+# payload disk with boot.sh, which runs each boot's checks. Boot 1 installs
+# them (fanraid-dkms's postinst builds the module with DKMS), installs a
 # second kernel package (DKMS must build the module for it), makes the
 # array, and a RAID6 "root" on four more disks with a copy of the root
 # filesystem and an initrd of its own; boot 2 runs the second kernel (the
@@ -39,8 +40,6 @@ mkdir -p "$logs" "$work"
 [ -n "${DEBVM_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 t_start=$(date +%s)
 
-[ -x "$build/fanraid" ] && ls "$top"/dm-target/*.c >/dev/null ||
-	{ echo "debvm: run 'make all' first" >&2; exit 2; }
 "$here/image.sh" "$dir/root.img"
 
 # This run's root: a sparse copy of the cached image, its fstab (the root
@@ -56,9 +55,10 @@ EOC
 debugfs -R "dump /boot/initrd.img-$KVER $work/initrd" "$dir/root.img" 2>/dev/null
 [ -s "$work/initrd" ] || { echo "debvm: no initrd for $KVER in the image" >&2; exit 2; }
 
-# The payload: what make install puts in, and the checks.
-make -s -C "$top" install DESTDIR="$work/stage" PREFIX=/usr >"$logs/install.log"
+# The payload: the .debs, built from the tracked files, and the checks.
 mkdir -p "$work/stage/debvm"
+"$top/tests/pkg/debs.sh" "$work/stage/debvm/pkgs" || exit 2
+mv "$work/stage/debvm/pkgs/dpkg-buildpackage.log" "$logs/"
 cp "$here/boot.sh" "$top/VERSION" "$work/stage/debvm/"
 # The kernel upgrade's package: the same release's cloud flavour, a kernel
 # of another name with its headers, from the same archive (cached).
@@ -72,9 +72,10 @@ cp "$dir/debs/linux-image-${kver2}_"*.deb "$dir/debs/linux-headers-${kver2}_"*.d
 echo "$kver2" >"$work/stage/debvm/kver-second"
 tar -C "$work/stage" -cf "$work/payload.tar" .
 for i in 0 1 2 3; do
-	truncate -s 64M "$work/m$i.img"
+	# the data array's: xfs wants 300 MB on two data members
+	truncate -s 192M "$work/m$i.img"
 	# the root array's: room for a copy of the image's files
-	truncate -s 1536M "$work/r$i.img"
+	truncate -s 768M "$work/r$i.img"
 done
 
 # boot STAGE BUDGET DISKS [WITHHELD]: one boot with the DISKS named
@@ -107,7 +108,8 @@ boot() {
 			q+=(-drive "file=$work/root.img,if=virtio,format=raw,cache=unsafe")
 			continue
 		fi
-		q+=(-drive "file=$work/$d.img,if=none,id=$d,format=raw,cache=writeback"
+		# discard=unmap: create's write-zeroes leaves the files sparse
+		q+=(-drive "file=$work/$d.img,if=none,id=$d,format=raw,cache=writeback,discard=unmap"
 			-device "virtio-blk-pci,drive=$d,serial=$d")
 	done
 	local t0 pid
@@ -126,7 +128,7 @@ boot() {
 			handled=$n
 			set -- $line
 			case $2 in
-			HOTPLUG) monitor_cmd "drive_add 0 file=$work/$3.img,if=none,id=$3,format=raw" \
+			HOTPLUG) monitor_cmd "drive_add 0 file=$work/$3.img,if=none,id=$3,format=raw,cache=writeback,discard=unmap" \
 				"device_add virtio-blk-pci,drive=$3,serial=$3" ;;
 			UNPLUG) monitor_cmd "drive_del $3" ;;
 			esac >>"$logs/monitor$stage.log" 2>&1
