@@ -9,7 +9,7 @@ export PREFIX DESTDIR
 BUILD := $(CURDIR)/build
 export BUILD
 
-.PHONY: help all deps deps-build raidcalc userspace module unit check vmtest \
+.PHONY: help all deps deps-build raidcalc userspace module unit check pkgtest vmtest \
 	vm-shell debvm fstests ceph-bench demo bench install uninstall clean
 
 all: raidcalc userspace
@@ -17,8 +17,9 @@ all: raidcalc userspace
 help:
 	@echo "make all          tool and raidcalc (build/)"
 	@echo "make module       dm-target/dm-fanraid.ko"
-	@echo "make check        deps, unit tests, VM tests (about 26 minutes)"
-	@echo "make debvm        the Debian-userland VM: DKMS, udev, systemd"
+	@echo "make check        deps, unit, packaging, both VMs (about an hour)"
+	@echo "make pkgtest      make install, uninstall and the .debs hold the same files"
+	@echo "make debvm        the Debian-userland VM: the .debs, DKMS, udev, systemd"
 	@echo "make fstests FSTESTS_SRC=DIR"
 	@echo "                  fstests from a kdave/xfstests checkout at $(FSTESTS_TAG),"
 	@echo "                  a subset on fanraid, dm-stripe and md (docs/testing.md)"
@@ -45,6 +46,10 @@ unit: all
 	@scripts/check-layers.py
 	$(MAKE) -C tests/unit check
 	$(MAKE) -C raidcalc check
+
+# make install, make uninstall and the .debs hold the same files.
+pkgtest: all
+	tests/pkg/check.sh
 
 vmtest: all module
 	$(MAKE) -C tests/vm check
@@ -77,10 +82,13 @@ ceph-bench: all module
 vm-shell: all module
 	$(MAKE) -C tests/vm shell
 
-# The README's test command: installs what it needs, then unit and VM tests.
+# The README's test command: installs what it needs, then the unit tests,
+# the packaging, the kernel scenarios in the busybox VM and the Debian VM.
 check: deps
 	$(MAKE) unit
+	$(MAKE) pkgtest
 	$(MAKE) vmtest
+	$(MAKE) debvm
 
 demo: deps
 	$(MAKE) all module
