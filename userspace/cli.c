@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "dm.h"
+#include "raidcalc.h"
 #include "table.h"
 #include "util.h"
 
@@ -140,7 +141,7 @@ static void usage_all(FILE *f)
 /* Size options share one parser and one message. */
 static int opt_size(const char *opt, const char *arg, uint64_t *out)
 {
-	if (fr_parse_size(arg, out) || !*out) {
+	if (rc_parse_size(arg, out) || !*out) {
 		fr_err("%s %s: invalid size (a number of bytes, optionally with K, M, G, T or s for sectors)",
 		       opt, arg);
 		return -EINVAL;

@@ -49,46 +49,6 @@ int fr_parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-/*
- * Sizes on the command line: a number of bytes with an optional binary
- * suffix K, M, G, T (also KiB, MiB...; case-insensitive), or "s" for
- * 512-byte sectors.
- */
-int fr_parse_size(const char *s, uint64_t *bytes)
-{
-	static const struct {
-		const char *suffix;
-		unsigned int shift;
-	} units[] = {
-		{ "", 0 }, { "b", 0 }, { "s", 9 },
-		{ "k", 10 }, { "kib", 10 }, { "m", 20 }, { "mib", 20 },
-		{ "g", 30 }, { "gib", 30 }, { "t", 40 }, { "tib", 40 },
-	};
-	char digits[24];
-	size_t n = strspn(s, "0123456789");
-	const char *suffix = s + n;
-	uint64_t v;
-	size_t i;
-	int ret;
-
-	if (!n || n >= sizeof(digits))
-		return n ? -ERANGE : -EINVAL;
-	memcpy(digits, s, n);
-	digits[n] = '\0';
-	ret = fr_parse_u64(digits, &v);
-	if (ret)
-		return ret;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(suffix, units[i].suffix))
-			continue;
-		if (units[i].shift && v > UINT64_MAX >> units[i].shift)
-			return -ERANGE;
-		*bytes = v << units[i].shift;
-		return 0;
-	}
-	return -EINVAL;
-}
-
 /* IEC units with two decimals, e.g. "3.99 GiB"; exact byte counts below 1 KiB. */
 void fr_format_size(uint64_t bytes, char *out, size_t len)
 {

@@ -8,7 +8,6 @@
 
 int fr_parse_u64(const char *s, uint64_t *out);
 int fr_parse_u32(const char *s, uint32_t *out);
-int fr_parse_size(const char *s, uint64_t *bytes);
 void fr_format_size(uint64_t bytes, char *out, size_t len);
 
 #endif /* FR_UTIL_H */

@@ -28,7 +28,7 @@ static int rc_map_offset(struct rc_opts *o)
 	}
 	if (rc_parse_size(o->argv[0], &offset) ||
 	    offset >> FR_SECTOR_SHIFT >= FR_MAX_CAPACITY_SECTORS) {
-		fprintf(stderr, "raidcalc map: OFFSET '%s': not a byte offset (digits, then K, M, G or T)\n",
+		fprintf(stderr, "raidcalc map: OFFSET '%s': not a byte offset (digits, then K, M, G, T or s for sectors)\n",
 			o->argv[0]);
 		return RC_EXIT_USAGE;
 	}

@@ -80,7 +80,7 @@ static bool rc_opt_rows(const char *s, struct rc_opts *o)
 static const char *rc_opt_sectors(const char *s, u64 *bytes)
 {
 	if (rc_parse_size(s, bytes))
-		return "not a size (digits, then K, M, G or T)";
+		return "not a size (digits, then K, M, G, T or s for sectors)";
 	if (*bytes & ((1u << FR_SECTOR_SHIFT) - 1))
 		return "not a multiple of 512 bytes";
 	if (*bytes >> FR_SECTOR_SHIFT > FR_MAX_CAPACITY_SECTORS)
@@ -93,7 +93,7 @@ static const char *rc_opt_chunk(const char *s, u64 *bytes)
 	enum fr_geom_err err = FR_GEOM_OK;
 
 	if (rc_parse_size(s, bytes))
-		return "not a size (digits, then K, M, G or T)";
+		return "not a size (digits, then K, M, G, T or s for sectors)";
 	/* the geometry's own messages, checked in bytes first */
 	if (fr_ilog2_exact(*bytes) < 0)
 		err = FR_GEOM_ECHUNKPOW2;

@@ -371,8 +371,10 @@ struct rc_array_spec {
 int rc_array_define(struct rc_array *a, const struct rc_array_spec *s);
 
 /**
- * @brief Parse a byte size: digits, then optionally K, M, G or T (powers
- * of 1024, either case, "KiB" and "KB" accepted). A plain number is bytes.
+ * @brief Parse a byte size, the one syntax of raidcalc and fanraid:
+ * decimal digits (no leading zero), then optionally K, M, G or T (powers
+ * of 1024; "KiB" and "KB" too), s (512-byte sectors) or b (bytes), in any
+ * case. A plain number is bytes.
  *
  * @return 0, -EINVAL for anything else, -ERANGE past 64 bits.
  */

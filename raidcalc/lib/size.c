@@ -1,37 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Byte sizes on the command line: "512K", "1M", "3T" or a plain number of
- * bytes. Suffixes are powers of 1024, as dmsetup, mkfs and fio read them,
- * so "--chunk 512K" means the same thing to every tool in a recipe.
+ * Byte sizes on the command line of both tools, raidcalc and fanraid:
+ * "512K", "1MiB", "2048s", or a plain number of bytes. Suffixes are powers
+ * of 1024, as dmsetup, mkfs and fio read them, so "--chunk 512K" means the
+ * same thing to every tool in a recipe.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <strings.h>
 #include "raidcalc.h"
 
-/* Shift for a suffix letter; -1 when @c is none of K, M, G, T. */
-static int rc_size_shift(char c)
-{
-	switch (c) {
-	case 'k':
-	case 'K':
-		return 10;
-	case 'm':
-	case 'M':
-		return 20;
-	case 'g':
-	case 'G':
-		return 30;
-	case 't':
-	case 'T':
-		return 40;
-	}
-	return -1;
-}
+/*
+ * The suffixes, in any case: bytes, 512-byte sectors, and powers of 1024
+ * with or without "iB"/"B" ("512KB" is 512 KiB here, as in dmsetup).
+ */
+static const struct {
+	const char *suffix;
+	unsigned int shift;
+} rc_size_units[] = {
+	{ "", 0 }, { "b", 0 }, { "s", 9 },
+	{ "k", 10 }, { "kib", 10 }, { "kb", 10 },
+	{ "m", 20 }, { "mib", 20 }, { "mb", 20 },
+	{ "g", 30 }, { "gib", 30 }, { "gb", 30 },
+	{ "t", 40 }, { "tib", 40 }, { "tb", 40 },
+};
 
 int rc_parse_size(const char *s, u64 *bytes)
 {
+	const char *digits = s;
 	u64 v = 0;
-	int shift = 0;
+	size_t i;
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
@@ -41,20 +39,20 @@ int rc_parse_size(const char *s, u64 *bytes)
 			return -ERANGE;
 		v = v * 10 + (u64)(*s - '0');
 	}
-	if (*s) {
-		shift = rc_size_shift(*s++);
-		/* "512KiB" and "512KB" read as "512K" too */
-		if (*s == 'i' && s[1] == 'B')
-			s += 2;
-		else if (*s == 'B')
-			s++;
-		if (shift < 0 || *s)
-			return -EINVAL;
+	/* "012K" is more likely a typo or an octal habit than 12K */
+	if (*digits == '0' && s - digits > 1)
+		return -EINVAL;
+	for (i = 0; i < sizeof(rc_size_units) / sizeof(rc_size_units[0]); i++) {
+		unsigned int shift = rc_size_units[i].shift;
+
+		if (strcasecmp(s, rc_size_units[i].suffix))
+			continue;
+		if (shift && v > UINT64_MAX >> shift)
+			return -ERANGE;
+		*bytes = v << shift;
+		return 0;
 	}
-	if (shift && v > UINT64_MAX >> shift)
-		return -ERANGE;
-	*bytes = v << shift;
-	return 0;
+	return -EINVAL;
 }
 
 int rc_format_size(u64 bytes, char *buf, size_t size)

@@ -182,7 +182,7 @@ badarg "raidcalc layout: --level '5': must be 0 or 6" layout --level 5 $L
 badarg "raidcalc layout: --chunk '3K': Invalid chunk size: not a power of two" layout --level 6 --devices 6 --chunk 3K
 badarg "raidcalc layout: --chunk '2K': Invalid chunk size: smaller than 4 KiB (8 sectors)" layout --level 6 --devices 6 --chunk 2K
 badarg "raidcalc layout: --chunk '32M': Invalid chunk size: larger than 16 MiB (32768 sectors)" layout --level 6 --devices 6 --chunk 32M
-badarg "raidcalc layout: --chunk '64Q': not a size (digits, then K, M, G or T)" layout --level 6 --devices 6 --chunk 64Q
+badarg "raidcalc layout: --chunk '64Q': not a size (digits, then K, M, G, T or s for sectors)" layout --level 6 --devices 6 --chunk 64Q
 badarg "raidcalc layout: --devices 'six': not a number" layout --level 6 --devices six --chunk 64K
 badarg "raidcalc layout: --devices '65': Too many devices (max 64)" layout --level 6 --devices 65 --chunk 64K
 badarg "raidcalc layout: Too few devices for the RAID level (raid0 needs 1, raid6 needs 4)" layout --level 6 --devices 3 --chunk 64K
@@ -193,7 +193,7 @@ badarg "raidcalc layout: Member not larger than the data offset" layout --level 
 badarg "raidcalc layout: --devices is required in the option form" layout --level 6 --chunk 64K
 badarg "raidcalc layout: --level is required in the option form" layout $L
 badarg "raidcalc layout: unexpected argument 'extra'" layout --level 6 $L extra
-badarg "raidcalc map: OFFSET '1Z': not a byte offset (digits, then K, M, G or T)" map --level 6 $L 1Z
+badarg "raidcalc map: OFFSET '1Z': not a byte offset (digits, then K, M, G, T or s for sectors)" map --level 6 $L 1Z
 badarg "raidcalc map: OFFSET (a logical byte) is required" map --level 6 $L
 badarg "raidcalc map: OFFSET '1G': past the end of the array (1048576 bytes)" map --level 6 $L --member-size 256K 1G
 badarg "raidcalc verify: --data-offset is required in the option form" verify --level 6 --chunk 8K m0 m1 m2 m3

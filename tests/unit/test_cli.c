@@ -254,34 +254,6 @@ static void test_main_exit_codes_for_usage_errors(void **state)
 			 FR_EXIT_USAGE);
 }
 
-static void test_size_parses_suffixes(void **state)
-{
-	static const struct {
-		const char *s;
-		uint64_t bytes;
-	} ok[] = {
-		{ "4096", 4096 }, { "512K", 512 << 10 }, { "512k", 512 << 10 },
-		{ "1M", 1 << 20 }, { "1MiB", 1 << 20 }, { "2G", 2ull << 30 },
-		{ "3T", 3ull << 40 }, { "8s", 4096 }, { "1b", 1 },
-		{ "16777215T", 16777215ull << 40 },
-	};
-	static const char *const bad[] = {
-		"", "K", "-1", "1.5M", "1 M", "1MB", "1Mi", "12Q", "0x10",
-		"16777216T", "99999999999999999999", "012K",
-	};
-	uint64_t v;
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		assert_int_equal(fr_parse_size(ok[i].s, &v), 0);
-		assert_true(v == ok[i].bytes);
-	}
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (!fr_parse_size(bad[i], &v))
-			fail_msg("accepted size '%s'", bad[i]);
-}
-
 static void test_u64_parser_is_strict(void **state)
 {
 	uint64_t v;
@@ -338,7 +310,6 @@ int main(void)
 		cmocka_unit_test(test_opts_rejects_usage_errors),
 		cmocka_unit_test(test_opts_help_skips_argument_count),
 		cmocka_unit_test(test_main_exit_codes_for_usage_errors),
-		cmocka_unit_test(test_size_parses_suffixes),
 		cmocka_unit_test(test_u64_parser_is_strict),
 		cmocka_unit_test(test_size_formats_iec),
 		cmocka_unit_test(test_json_string_escapes),

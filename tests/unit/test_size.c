@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * raidcalc/lib/size.c: byte sizes with K/M/G/T suffixes (powers of 1024),
- * plain numbers as bytes, garbage and overflow refused, and the printer
- * choosing a suffix the parser reads back.
+ * raidcalc/lib/size.c, the size syntax of both tools: K/M/G/T suffixes
+ * (powers of 1024), s for sectors, plain numbers as bytes, garbage,
+ * leading zeros and overflow refused, and the printer choosing a suffix
+ * the parser reads back.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +25,13 @@ static void test_size_reads_suffixes_as_powers_of_1024(void **state)
 		{ "512k", 512ull << 10 },
 		{ "512KiB", 512ull << 10 },
 		{ "512KB", 512ull << 10 },
+		{ "512kib", 512ull << 10 },
+		{ "1MiB", 1ull << 20 },
+		{ "1mb", 1ull << 20 },
+		{ "8s", 4096 },
+		{ "2048S", 1ull << 20 },
+		{ "1b", 1 },
+		{ "36028797018963967s", 36028797018963967ull << 9 },
 		{ "1M", 1ull << 20 },
 		{ "3G", 3ull << 30 },
 		{ "1T", 1ull << 40 },
@@ -45,7 +53,8 @@ static void test_size_rejects_garbage_and_overflow(void **state)
 {
 	static const char *const bad[] = {
 		"", "K", "-1", "+1", " 1", "1 ", "1.5M", "1X", "1KK", "1Ki",
-		"0x10", "1e3", "12M3",
+		"0x10", "1e3", "12M3", "012K", "00", "1 M", "1Mi", "12Q",
+		"1sB", "1iB", "1KiBB",
 	};
 	unsigned int i;
 	u64 v = 7;
@@ -57,6 +66,8 @@ static void test_size_rejects_garbage_and_overflow(void **state)
 	assert_int_equal(rc_parse_size("18446744073709551616", &v), -ERANGE);
 	assert_int_equal(rc_parse_size("16777216T", &v), -ERANGE);
 	assert_int_equal(rc_parse_size("17179869184G", &v), -ERANGE);
+	assert_int_equal(rc_parse_size("36028797018963968s", &v), -ERANGE);
+	assert_int_equal(rc_parse_size("99999999999999999999", &v), -ERANGE);
 	assert_true(v == 7);
 }
 
