@@ -32,14 +32,14 @@ static const struct fr_command fr_commands[] = {
 	  fr_cmd_assemble },
 	{ "stop", "NAME", "stop an array and mark its members clean",
 	  1, 1, 0, fr_cmd_stop },
-	{ "status", "[NAME] [--json]",
-	  "show running arrays: geometry, member health and counters",
-	  0, 1, FR_OPT_JSON, fr_cmd_status },
+	{ "status", "[NAME] [--json|--watch]",
+	  "show running arrays: geometry, member health, counters, sync progress",
+	  0, 1, FR_OPT_JSON | FR_OPT_WATCH, fr_cmd_status },
 	{ "examine", "DEV [--json|--export] | --scan [--config FILE]",
 	  "decode one member's superblock, or print fanraid.conf ARRAY lines",
 	  0, 1, FR_OPT_JSON | FR_OPT_EXPORT | FR_OPT_SCAN | FR_OPT_CONFIG,
 	  fr_cmd_examine },
-	{ "list", "", "list running arrays", 0, 0, 0, fr_cmd_list },
+	{ "list", "[--json]", "list running arrays", 0, 0, FR_OPT_JSON, fr_cmd_list },
 	{ "fail", "NAME SLOT",
 	  "mark one member failed in the kernel and in the superblocks",
 	  2, 2, 0, fr_cmd_fail },
@@ -185,6 +185,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "run", no_argument, NULL, 'R' },
 		{ "config", required_argument, NULL, 'K' },
 		{ "oneshot", no_argument, NULL, 'O' },
+		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -201,6 +202,7 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'B', FR_OPT_BITMAP }, { 'Z', FR_OPT_ASSUME_CLEAN },
 		{ 'x', FR_OPT_EXPORT }, { 'R', FR_OPT_RUN },
 		{ 'K', FR_OPT_CONFIG }, { 'O', FR_OPT_ONESHOT },
+		{ 'w', FR_OPT_WATCH },
 	};
 	int c, idx;
 	size_t i;
@@ -337,6 +339,9 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		case 'O':
 			o->oneshot = true;
 			break;
+		case 'w':
+			o->watch = true;
+			break;
 		case 'u':
 			if (fr_uuid_parse(optarg, o->uuid)) {
 				fr_err("--uuid %s: not a UUID (32 hex digits)",
@@ -350,6 +355,10 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 	o->argv = argv + optind;
 	if (o->help)
 		return 0;
+	if (o->json && o->watch) {
+		fr_err("%s: --json and --watch do not go together", cmd->name);
+		goto usage;
+	}
 	if (o->argc < cmd->min_args ||
 	    (cmd->max_args >= 0 && o->argc > cmd->max_args)) {
 		fr_err("%s: expected %s%d argument%s, got %d", cmd->name,

@@ -42,6 +42,7 @@ enum fr_opt_bit {
 	FR_OPT_RUN = 1u << 25,
 	FR_OPT_CONFIG = 1u << 26,
 	FR_OPT_ONESHOT = 1u << 27,
+	FR_OPT_WATCH = 1u << 28,
 };
 
 struct fr_opts {
@@ -66,6 +67,7 @@ struct fr_opts {
 	bool export_vars;		/* --export: udev KEY=value lines */
 	bool run;			/* --run: start degraded now */
 	bool oneshot;			/* --oneshot: monitor checks once */
+	bool watch;			/* --watch: status redraws until killed */
 	const char *config;		/* --config FILE; NULL: FR_CONF_PATH */
 	int argc;			/* positional arguments */
 	char **argv;

@@ -1,26 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fanraid status [NAME] [--json]: geometry from the TABLE line, health and
+ * fanraid status [NAME] [--json|--watch]: geometry from the TABLE line, health and
  * counters from the INFO line, readahead from sysfs. Read-only; needs no
  * superblock, so it works while members are held by the target.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
+#include "progress.h"
 #include "spare.h"
 #include "status.h"
 #include "table.h"
 #include "util.h"
+
+/* Arrays whose sync progress one report (or a --watch) keeps samples of. */
+#define FR_STATUS_PROGRESS_MAX	64
 
 struct fr_status_ctx {
 	bool json;
 	int count;
 	int failed;
 	int worst;		/* FR_STATUS_EXIT_* of the sickest array */
+	/* the last sample per syncing array: speed and time left need two */
+	struct {
+		char name[128];
+		struct fr_progress p;
+	} prog[FR_STATUS_PROGRESS_MAX];
+	int nprog;
 };
 
 /*
@@ -283,6 +295,47 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 	}
 }
 
+static struct fr_progress *progress_of(struct fr_status_ctx *ctx,
+				       const char *name)
+{
+	int i;
+
+	for (i = 0; i < ctx->nprog; i++)
+		if (!strcmp(ctx->prog[i].name, name))
+			return &ctx->prog[i].p;
+	if (ctx->nprog == FR_STATUS_PROGRESS_MAX)
+		return NULL;
+	snprintf(ctx->prog[ctx->nprog].name, sizeof(ctx->prog[0].name), "%s", name);
+	memset(&ctx->prog[ctx->nprog].p, 0, sizeof(struct fr_progress));
+	return &ctx->prog[ctx->nprog++].p;
+}
+
+/*
+ * A running resync, rebuild or check as md shows it: percent, speed and
+ * time left. The first report of an array samples it twice, a second
+ * apart; --watch samples it once per redraw.
+ */
+static void print_progress(const char *name, struct fr_status_ctx *ctx,
+			   struct fr_status *st)
+{
+	struct fr_progress *p = progress_of(ctx, name);
+	struct fr_dm_target info;
+	char line[160];
+
+	if (!p)
+		return;
+	if (p->t <= 0) {
+		fr_progress_sample(p, st->sync_cur, st->sync_total, fr_now());
+		sleep(1);
+		if (fr_dm_status(name, FR_DM_INFO, &info) ||
+		    fr_status_parse(info.params, st))
+			return;
+	}
+	fr_progress_sample(p, st->sync_cur, st->sync_total, fr_now());
+	fr_progress_format(p, st->action, line, sizeof(line));
+	printf("  progress: %s\n", line);
+}
+
 /* One array; @quiet: skip non-fanraid devices silently (listing all). */
 static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 {
@@ -341,10 +394,13 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		print_json(name, uuid, table.len, &t, &st, paths,
 			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count,
 			   spares, nspares);
-	else
+	else {
 		print_human(name, uuid, table.len, &t, &st, paths,
 			    fr_readahead_kb_read(dmi.major, dmi.minor),
 			    spares, nspares);
+		if (strcmp(st.action, "idle") && st.sync_total)
+			print_progress(name, ctx, &st);
+	}
 	ctx->count++;
 	if (health_exit(&st) > ctx->worst)
 		ctx->worst = health_exit(&st);
@@ -356,25 +412,61 @@ static int status_each(const char *name, void *arg)
 	return status_one(name, arg, true);
 }
 
-int fr_cmd_status(const struct fr_opts *o)
+/* One report of NAME (or every array); its exit code. */
+static int status_report(const struct fr_opts *o, struct fr_status_ctx *ctx)
 {
-	struct fr_status_ctx ctx = { .json = o->json };
 	int ret = 0;
 
-	if (ctx.json)
+	ctx->json = o->json;
+	ctx->count = ctx->failed = ctx->worst = 0;
+	if (ctx->json)
 		printf("{\"arrays\": [");
 	if (o->argc)
-		status_one(o->argv[0], &ctx, false);
+		status_one(o->argv[0], ctx, false);
 	else
-		ret = fr_dm_list(status_each, &ctx);
-	if (ctx.json)
-		printf("%s]}\n", ctx.count ? "\n  " : "");
-	else if (!ctx.count && !o->argc && !ret)
+		ret = fr_dm_list(status_each, ctx);
+	if (ctx->json)
+		printf("%s]}\n", ctx->count ? "\n  " : "");
+	else if (!ctx->count && !o->argc && !ret)
 		printf("no fanraid arrays running\n");
 	if (ret) {
 		fr_err("device-mapper: listing devices failed: %s (is dm_mod loaded?)",
 		       strerror(-ret));
 		return FR_STATUS_EXIT_ERROR;
 	}
-	return ctx.failed ? FR_STATUS_EXIT_ERROR : ctx.worst;
+	return ctx->failed ? FR_STATUS_EXIT_ERROR : ctx->worst;
+}
+
+/*
+ * --watch: the report redrawn every FR_WATCH_SECONDS, as watch(1) would,
+ * so a rebuild's percent, speed and time left move on one screen. It runs
+ * until interrupted; the progress rate comes from the redraws' samples.
+ */
+#define FR_WATCH_SECONDS	2
+
+static int status_watch(const struct fr_opts *o, struct fr_status_ctx *ctx)
+{
+	char stamp[64];
+	time_t now;
+
+	for (;;) {
+		now = time(NULL);
+		strftime(stamp, sizeof(stamp), "%F %T", localtime(&now));
+		/* home and clear: the new report over the old one */
+		printf("\033[H\033[2JEvery %ds: fanraid status%s%s\t%s\n\n",
+		       FR_WATCH_SECONDS, o->argc ? " " : "",
+		       o->argc ? o->argv[0] : "", stamp);
+		status_report(o, ctx);
+		fflush(stdout);
+		sleep(FR_WATCH_SECONDS);
+	}
+	return FR_EXIT_OK;
+}
+
+int fr_cmd_status(const struct fr_opts *o)
+{
+	/* static: its progress table is too big for a small stack */
+	static struct fr_status_ctx ctx;
+
+	return o->watch ? status_watch(o, &ctx) : status_report(o, &ctx);
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the tool's --json output: status and examine print JSON that jq parses, with the values the array really has.
+# Exercise the tool's --json output: status, list and examine print JSON that jq parses, with the values the array really has; status shows a resync's progress with speed and time left, and --watch redraws it.
 # group: tool
 # timeout: 120
 . "${0%/*}/lib.sh"
@@ -31,6 +31,13 @@ assert_eq "$(jq '[.arrays[0].members[].write_sectors] | add' /tmp/status.json)" 
 
 # status NAME gives the same array.
 fanraid status --json fj | jq -e '.arrays[0].uuid' >/dev/null
+# list --json: the same array, its size the kernel's own
+uuid=$(jq -r '.arrays[0].uuid' /tmp/status.json)
+fanraid list --json | tee /tmp/list.json
+jq -e '.arrays | length == 1' /tmp/list.json
+jq -e '.arrays[0].name == "fj" and .arrays[0].level == "raid0" and .arrays[0].members == 3' /tmp/list.json
+assert_eq "$(jq -r '.arrays[0].size_bytes' /tmp/list.json)" "$(blockdev --getsize64 /dev/mapper/fj)" "list size_bytes"
+assert_eq "$(jq -r '.arrays[0].uuid' /tmp/list.json)" "$uuid" "list uuid"
 
 fanraid stop fj
 fanraid examine --json "${devs[2]}" | tee /tmp/examine.json
@@ -45,9 +52,18 @@ fanraid stop fj
 assert_eq "$(jq -r .device /tmp/examine.json)" "${devs[2]}" "examine device"
 
 # A degraded raid6: the missing member's device is null, its health dead.
-mapfile -t r6 < <(nullb_create_many 4 32)
+# Members capped at 8 MB/s, so the initial resync runs for seconds.
+mapfile -t r6 < <(nullb_create_many 4 32 mbps=8)
 fanraid create fj6 --level 6 --chunk 16K "${r6[@]}"
 on_exit 'fanraid stop fj6 >/dev/null 2>&1 || true'
+out=$(fanraid status fj6)
+echo "$out"
+assert_contains "$out" "progress: resync "
+assert_contains "$out" "/s, "
+assert_contains "$out" " left"
+timeout 5 fanraid status --watch fj6 >/tmp/watch.txt || true
+n=$(grep -c 'Every 2s: fanraid status fj6' /tmp/watch.txt)
+[ "$n" -ge 2 ] || fail "--watch drew $n reports in 5 s"
 for i in $(seq 1 120); do
 	case "$(dmsetup status fj6)" in *" idle "*) break ;; esac
 	sleep 0.5
