@@ -17,7 +17,7 @@ all: raidcalc userspace
 help:
 	@echo "make all          tool and raidcalc (build/)"
 	@echo "make module       dm-target/dm-fanraid.ko"
-	@echo "make check        deps, unit, packaging, both VMs (about an hour)"
+	@echo "make check        deps, unit, packaging, the busybox VM (30-45 minutes)"
 	@echo "make pkgtest      make install, uninstall and the .debs hold the same files"
 	@echo "make debvm        the Debian-userland VM: the .debs, DKMS, udev, systemd"
 	@echo "make fstests FSTESTS_SRC=DIR"
@@ -83,12 +83,13 @@ vm-shell: all module
 	$(MAKE) -C tests/vm shell
 
 # The README's test command: installs what it needs, then the unit tests,
-# the packaging, the kernel scenarios in the busybox VM and the Debian VM.
+# the packaging and the kernel scenarios in the busybox VM. The Debian VM
+# (make debvm) is not in it yet: from a fresh clone the two took about 77
+# of CI's 90 minutes (docs/testing.md), too little room to spare.
 check: deps
 	$(MAKE) unit
 	$(MAKE) pkgtest
 	$(MAKE) vmtest
-	$(MAKE) debvm
 
 demo: deps
 	$(MAKE) all module
