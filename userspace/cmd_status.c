@@ -465,8 +465,8 @@ static int status_watch(const struct fr_opts *o, struct fr_status_ctx *ctx)
 
 int fr_cmd_status(const struct fr_opts *o)
 {
-	/* static: its progress table is too big for a small stack */
-	static struct fr_status_ctx ctx;
+	/* one context for every redraw: its progress samples carry over */
+	struct fr_status_ctx ctx = { 0 };
 
 	return o->watch ? status_watch(o, &ctx) : status_report(o, &ctx);
 }
