@@ -179,6 +179,8 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->ra_gen = 0;
 	fb->repair = false;
 	fb->flush_counted = false;
+	if (fc->r6)
+		this_cpu_inc(*fc->r6->mapped);
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 

@@ -95,6 +95,12 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
+	/* Per CPU: map counts every bio, and a shared counter would bounce. */
+	r6->mapped = alloc_percpu(unsigned long);
+	if (!r6->mapped) {
+		*error = "Cannot allocate RAID6 I/O counters";
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -115,6 +121,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 	bioset_exit(&r6->bs);
 	mempool_exit(&r6->stripe_pool);
 	fanraid_r6_cache_destroy(r6);
+	free_percpu(r6->mapped);
 	kfree(r6);
 	fc->r6 = NULL;
 }

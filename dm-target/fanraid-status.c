@@ -50,6 +50,7 @@ static void fanraid_emit_member(struct fanraid_dev *dev, char *result,
 static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 {
 	return (f->flush_policy_set ? 2 : 0) + (f->max_sync_rate_set ? 2 : 0) +
+	       (f->min_sync_rate_set ? 2 : 0) +
 	       2 * bitmap_weight(f->rebuild, FR_MAX_DEVS) + (f->resync ? 1 : 0) +
 	       (f->readahead_set ? 2 : 0) + (f->ra_window_set ? 2 : 0) +
 	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
@@ -145,6 +146,8 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			       fanraid_flush_policy_name(f->flush_policy));
 		if (f->max_sync_rate_set)
 			DMEMIT(" max_sync_rate %u", f->max_sync_rate);
+		if (f->min_sync_rate_set)
+			DMEMIT(" min_sync_rate %u", f->min_sync_rate);
 		for_each_set_bit(i, f->rebuild, FR_MAX_DEVS)
 			DMEMIT(" rebuild %u", i);
 		if (f->resync)
@@ -238,6 +241,34 @@ static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 	return 0;
 }
 
+/*
+ * "max_sync_rate <KiB/s>" and "min_sync_rate <KiB/s>": retune a running pass
+ * without restarting it; the next batch's delay reads the new value.
+ */
+static int fanraid_message_sync_rate(struct fanraid_c *fc, const char *name,
+				     const char *value)
+{
+	struct fanraid_features *f = &fc->features;
+	u32 rate;
+
+	if (!fc->r6) {
+		DMWARN("%s: raid0 has no sync pass", name);
+		return -EINVAL;
+	}
+	if (kstrtou32(value, 10, &rate)) {
+		DMWARN("%s: not a number of KiB/s: %s", name, value);
+		return -EINVAL;
+	}
+	if (!strcasecmp(name, "min_sync_rate")) {
+		WRITE_ONCE(f->min_sync_rate, rate);
+		f->min_sync_rate_set = true;
+	} else {
+		WRITE_ONCE(f->max_sync_rate, rate);
+		f->max_sync_rate_set = true;
+	}
+	return 0;
+}
+
 static int fanraid_message_sync(struct fanraid_c *fc, const char *verb)
 {
 	enum fanraid_sync_action action;
@@ -257,7 +288,8 @@ static int fanraid_message_sync(struct fanraid_c *fc, const char *verb)
 
 /*
  * Messages: "stats reset", "fail <idx>", "check", "repair", "idle",
- * "readahead on|off", "ra_window <stripes>".
+ * "readahead on|off", "ra_window <stripes>", "max_sync_rate <KiB/s>",
+ * "min_sync_rate <KiB/s>".
  */
 int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		    char *result, unsigned int maxlen)
@@ -281,6 +313,9 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && (!strcasecmp(argv[0], "readahead") ||
 			  !strcasecmp(argv[0], "ra_window")))
 		return fanraid_message_readahead(fc, argv[0], argv[1]);
+	if (argc == 2 && (!strcasecmp(argv[0], "max_sync_rate") ||
+			  !strcasecmp(argv[0], "min_sync_rate")))
+		return fanraid_message_sync_rate(fc, argv[0], argv[1]);
 	if (argc == 2 && !strcasecmp(argv[0], "fail"))
 		return fanraid_message_fail(fc, argv[1]);
 	if (argc == 1 && (!strcasecmp(argv[0], "check") ||

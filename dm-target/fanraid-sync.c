@@ -277,11 +277,46 @@ static void fanraid_sync_finish(struct fanraid_c *fc)
 	schedule_work(&fc->trigger_event);
 }
 
+/*
+ * Whether bios were mapped since the pass last asked. The sum over CPUs is
+ * not a snapshot, but one batch later the next sum catches what it missed.
+ */
+static bool fanraid_sync_busy(struct fanraid_r6 *r6)
+{
+	unsigned long sum = 0;
+	bool busy;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(r6->mapped, cpu);
+	busy = sum != r6->sync_mapped;
+	r6->sync_mapped = sum;
+	return busy;
+}
+
+/*
+ * KiB/s per member for the next batch, 0 unlimited. As md's speed_limit_min
+ * and _max: the pass runs at the maximum while the array is idle and drops
+ * to the minimum while I/O comes in; a minimum above the maximum wins. With
+ * no minimum the pass never yields.
+ */
+static u32 fanraid_sync_rate(struct fanraid_c *fc)
+{
+	u32 min = READ_ONCE(fc->features.min_sync_rate);
+	u32 max = READ_ONCE(fc->features.max_sync_rate);
+
+	if (!min)
+		return max;
+	if (fanraid_sync_busy(fc->r6))
+		return min;
+	return max ? max_t(u32, min, max) : 0;
+}
+
 /* Delay that keeps @done sectors per member, done since @start, under the rate. */
 static unsigned long fanraid_sync_delay(struct fanraid_c *fc, u32 done,
 					unsigned long start)
 {
-	u32 rate = fc->features.max_sync_rate;
+	u32 rate = fanraid_sync_rate(fc);
 	unsigned long want;
 
 	if (!rate)

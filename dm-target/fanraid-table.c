@@ -85,18 +85,24 @@ static int fanraid_parse_flush_policy(struct fanraid_features *f,
 	return 0;
 }
 
-static int fanraid_parse_max_sync_rate(struct fanraid_features *f,
-				       const char *value, char **error)
+/* max_sync_rate, or min_sync_rate when @min: KiB/s per member. */
+static int fanraid_parse_sync_rate(struct fanraid_features *f, bool min,
+				   const char *value, char **error)
 {
-	if (f->max_sync_rate_set) {
-		*error = "Feature max_sync_rate duplicated";
+	bool *set = min ? &f->min_sync_rate_set : &f->max_sync_rate_set;
+	u32 *rate = min ? &f->min_sync_rate : &f->max_sync_rate;
+
+	if (*set) {
+		*error = min ? "Feature min_sync_rate duplicated" :
+			       "Feature max_sync_rate duplicated";
 		return -EINVAL;
 	}
-	if (kstrtou32(value, 10, &f->max_sync_rate)) {
-		*error = "Invalid max_sync_rate: not a number of KiB/s";
+	if (kstrtou32(value, 10, rate)) {
+		*error = min ? "Invalid min_sync_rate: not a number of KiB/s" :
+			       "Invalid max_sync_rate: not a number of KiB/s";
 		return -EINVAL;
 	}
-	f->max_sync_rate_set = true;
+	*set = true;
 	return 0;
 }
 
@@ -251,8 +257,8 @@ static int fanraid_parse_readd(struct fanraid_features *f, const char *value,
 /*
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
- *   rebuild <idx> (up to twice), resync, readahead on|off,
- *   ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
+ *   min_sync_rate <KiB/s>, rebuild <idx> (up to twice), resync,
+ *   readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
  *   max_read_errors <count>, superblock, safe_mode_delay <ms>,
  *   bitmap <region_sectors>, readd <idx> (up to twice)
  */
@@ -299,7 +305,8 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 			continue;
 		}
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
-		    strcmp(name, "rebuild") && strcmp(name, "readahead") &&
+		    strcmp(name, "min_sync_rate") && strcmp(name, "rebuild") &&
+		    strcmp(name, "readahead") &&
 		    strcmp(name, "ra_window") && strcmp(name, "ra_cache_mb") &&
 		    strcmp(name, "stripe_cache_mb") &&
 		    strcmp(name, "max_read_errors") &&
@@ -317,7 +324,9 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 		if (!strcmp(name, "flush_policy"))
 			r = fanraid_parse_flush_policy(f, value, error);
 		else if (!strcmp(name, "max_sync_rate"))
-			r = fanraid_parse_max_sync_rate(f, value, error);
+			r = fanraid_parse_sync_rate(f, false, value, error);
+		else if (!strcmp(name, "min_sync_rate"))
+			r = fanraid_parse_sync_rate(f, true, value, error);
 		else if (!strcmp(name, "rebuild"))
 			r = fanraid_parse_rebuild(f, value, error);
 		else if (!strcmp(name, "stripe_cache_mb"))
@@ -380,10 +389,11 @@ static int fanraid_check_features(struct fanraid_c *fc, char **error)
 		return -EINVAL;
 	}
 	if (!fc->r6) {
-		if (f->resync || f->max_sync_rate_set || f->stripe_cache_mb_set ||
+		if (f->resync || f->max_sync_rate_set || f->min_sync_rate_set ||
+		    f->stripe_cache_mb_set ||
 		    f->max_read_errors_set || f->superblock ||
 		    !bitmap_empty(f->rebuild, FR_MAX_DEVS)) {
-			*error = "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6";
+			*error = "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6";
 			return -EINVAL;
 		}
 		return 0;
@@ -555,6 +565,7 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  * level:         raid0 | raid6
  * chunk_sectors: power of two, 8..32768
  * features:      flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
+ *                min_sync_rate <KiB/s> (raid6),
  *                rebuild <idx> (raid6, up to twice), resync (raid6),
  *                readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>,
  *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6),

@@ -66,8 +66,10 @@ static struct target_type fanraid_target = {
 	 * 1.4.0: bitmap, readd, reconstruct-write above the resync point,
 	 *        and the bitmap words in INFO
 	 * 1.5.0: RAID6 discard and write-zeroes
+	 * 1.6.0: min_sync_rate, and the max_sync_rate and min_sync_rate
+	 *        messages
 	 */
-	.version = {1, 5, 0},
+	.version = {1, 6, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

@@ -152,6 +152,8 @@ struct fanraid_features {
 	bool flush_policy_set;
 	u32 max_sync_rate;		/* KiB/s per member, 0 = unlimited */
 	bool max_sync_rate_set;
+	u32 min_sync_rate;		/* ... kept while I/O comes in, 0 = never yield */
+	bool min_sync_rate_set;
 	DECLARE_BITMAP(rebuild, FR_MAX_DEVS);
 	bool resync;
 	bool readahead;			/* on by default */
@@ -230,6 +232,8 @@ struct fanraid_r6 {
 	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
 	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
+	unsigned long __percpu *mapped;	/* bios mapped, for the pass to yield to */
+	unsigned long sync_mapped;	/* ... their sum when the pass last looked */
 };
 
 struct fanraid_c {

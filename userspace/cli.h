@@ -151,6 +151,10 @@ struct fr_settings {
 	uint32_t read_ahead_kb;		/* when not auto */
 	bool stripe_cache_given;
 	uint32_t stripe_cache_mb;	/* 1..4096: a table reload, raid6 only */
+	bool sync_min_given;
+	uint32_t sync_min_kib;		/* KiB/s per member, 0 off: raid6 only */
+	bool sync_max_given;
+	uint32_t sync_max_kib;
 };
 
 #define FR_SET_READ_AHEAD_KB_MAX	(FR_SB_MAX_READAHEAD / 2)

@@ -87,6 +87,22 @@ static void print_json(const char *path, const struct fr_sb *sb,
 	       (unsigned long long)sb->events_cleared);
 }
 
+/* The sync pass's limits per member; 0 is not set. */
+static void print_sync_speeds(const struct fr_sb *sb)
+{
+	char min[32] = "none", max[32] = "unlimited";
+
+	if (sb->sync_speed_min)
+		fr_format_size((uint64_t)sb->sync_speed_min << 10, min,
+			       sizeof(min));
+	if (sb->sync_speed_max)
+		fr_format_size((uint64_t)sb->sync_speed_max << 10, max,
+			       sizeof(max));
+	printf("       sync speed: minimum %s%s, maximum %s%s per member\n",
+	       min, sb->sync_speed_min ? "/s" : "", max,
+	       sb->sync_speed_max ? "/s" : "");
+}
+
 static void print_human(const char *path, const struct fr_sb *sb,
 			uint64_t dirty)
 {
@@ -136,6 +152,8 @@ static void print_human(const char *path, const struct fr_sb *sb,
 	else if (sb->level == FR_LEVEL_RAID6)
 		printf("     stripe cache: %u MiB (default)\n",
 		       fr_stripe_cache_default_mb(sb->ndevs, sb->chunk_sectors));
+	if (sb->level == FR_LEVEL_RAID6)
+		print_sync_speeds(sb);
 	if (sb->bitmap_region_sectors && !fr_sb_is_spare(sb)) {
 		char region[32];
 

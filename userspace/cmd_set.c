@@ -9,6 +9,10 @@
  *			auto is two full stripes, the kernel's io_opt rule
  *   stripe-cache-mb N	the raid6 stripe cache, 1 to 4096 MiB: a table
  *			feature, so the table is reloaded as replace does
+ *   sync-speed-min RATE|off, sync-speed-max RATE|off
+ *			the raid6 sync pass per member, as md's
+ *			speed_limit_min and _max (messages "min_sync_rate"
+ *			and "max_sync_rate"); RATE is a size per second
  *
  * Every setting is checked before anything is touched. Each one the kernel
  * took is then recorded in the members' superblocks, as fail does, so the
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "raidcalc.h"
 #include "cli.h"
 #include "dm.h"
 #include "probe.h"
@@ -40,6 +45,36 @@ uint64_t fr_set_auto_kb(uint32_t level, uint32_t ndevs,
 	return (uint64_t)chunk_sectors * data;
 }
 
+/*
+ * A rate per member as a size with its unit ("200M", "512K") per second,
+ * kept in whole KiB/s as the target takes it; "off" is 0. A bare number is
+ * refused: md's speed limits are KiB/s, but a size without a unit is
+ * bytes, and one of the two readings would be wrong by 1024 times.
+ */
+static int parse_sync_speed(const char *key, const char *v, uint32_t *kib)
+{
+	size_t len = strlen(v);
+	uint64_t bytes;
+
+	if (!strcmp(v, "off")) {
+		*kib = 0;
+		return 0;
+	}
+	if (len && v[len - 1] >= '0' && v[len - 1] <= '9') {
+		fr_err("%s %s: give a unit (%sK is %s KiB/s, as md's speed_limit), or off",
+		       key, v, v, v);
+		return -EINVAL;
+	}
+	if (rc_parse_size(v, &bytes) || bytes < 1024 || bytes % 1024 ||
+	    bytes / 1024 > UINT32_MAX) {
+		fr_err("%s %s: must be whole KiB per second, 1K to %lluK, or off",
+		       key, v, (unsigned long long)UINT32_MAX);
+		return -EINVAL;
+	}
+	*kib = (uint32_t)(bytes / 1024);
+	return 0;
+}
+
 static int parse_on_off(const char *v, bool *on)
 {
 	if (!strcmp(v, "on"))
@@ -51,6 +86,9 @@ static int parse_on_off(const char *v, bool *on)
 	return 0;
 }
 
+#define FR_SET_NAMES \
+	"readahead, ra-window, read-ahead-kb, stripe-cache-mb, sync-speed-min or sync-speed-max"
+
 /*
  * Parses SETTING VALUE pairs into @s. Pure: no I/O besides the message
  * that names the bad argument. Returns 0 or -EINVAL.
@@ -61,7 +99,7 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 
 	memset(s, 0, sizeof(*s));
 	if (!argc) {
-		fr_err("set: no setting given (readahead, ra-window, read-ahead-kb or stripe-cache-mb)");
+		fr_err("set: no setting given (" FR_SET_NAMES ")");
 		return -EINVAL;
 	}
 	for (i = 0; i < argc; i += 2) {
@@ -77,9 +115,12 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 			given = &s->read_ahead_kb_given;
 		else if (!strcmp(key, "stripe-cache-mb"))
 			given = &s->stripe_cache_given;
+		else if (!strcmp(key, "sync-speed-min"))
+			given = &s->sync_min_given;
+		else if (!strcmp(key, "sync-speed-max"))
+			given = &s->sync_max_given;
 		else {
-			fr_err("%s: unknown setting (readahead, ra-window, read-ahead-kb or stripe-cache-mb)",
-			       key);
+			fr_err("%s: unknown setting (" FR_SET_NAMES ")", key);
 			return -EINVAL;
 		}
 		if (*given) {
@@ -111,6 +152,12 @@ int fr_set_parse(int argc, char **argv, struct fr_settings *s)
 				       val, FR_R6_STRIPE_CACHE_MAX_MB);
 				return -EINVAL;
 			}
+		} else if (given == &s->sync_min_given) {
+			if (parse_sync_speed(key, val, &s->sync_min_kib))
+				return -EINVAL;
+		} else if (given == &s->sync_max_given) {
+			if (parse_sync_speed(key, val, &s->sync_max_kib))
+				return -EINVAL;
 		} else if (!strcmp(val, "auto")) {
 			s->read_ahead_kb_auto = true;
 		} else if (fr_parse_u32(val, &s->read_ahead_kb) ||
@@ -278,6 +325,10 @@ static int record(const char *name, const struct fr_table *t,
 			m[i].sb.readahead_sectors = want->readahead_sectors;
 		if (done->stripe_cache_given)
 			m[i].sb.stripe_cache_mb = want->stripe_cache_mb;
+		if (done->sync_min_given)
+			m[i].sb.sync_speed_min = want->sync_speed_min;
+		if (done->sync_max_given)
+			m[i].sb.sync_speed_max = want->sync_speed_max;
 	}
 	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
 	for (i = 0; i < t->ndevs; i++)
@@ -286,6 +337,27 @@ static int record(const char *name, const struct fr_table *t,
 		fr_err("%s: the kernel runs with the new settings, but not every superblock records them",
 		       name);
 		return -EIO;
+	}
+	return 0;
+}
+
+/* "min_sync_rate N" or "max_sync_rate N": the running pass takes it at once. */
+static int apply_sync_speed(const char *name, bool min, uint32_t kib)
+{
+	char msg[32], rate[32];
+	int ret;
+
+	snprintf(msg, sizeof(msg), "%s_sync_rate %u", min ? "min" : "max", kib);
+	ret = fr_dm_message_or_err(name, msg);
+	if (ret)
+		return ret;
+	if (kib) {
+		fr_format_size((uint64_t)kib << 10, rate, sizeof(rate));
+		printf("%s: sync speed %s %s/s per member\n", name,
+		       min ? "minimum" : "maximum", rate);
+	} else {
+		printf("%s: sync speed %s off\n", name,
+		       min ? "minimum" : "maximum");
 	}
 	return 0;
 }
@@ -335,6 +407,20 @@ static int apply(const char *name, struct fr_table *t, uint64_t len,
 		printf("%s: target readahead window %u stripes\n", name,
 		       s->ra_window);
 	}
+	if (s->sync_max_given) {
+		ret = apply_sync_speed(name, false, s->sync_max_kib);
+		if (ret)
+			return ret;
+		want->sync_speed_max = s->sync_max_kib;
+		done->sync_max_given = true;
+	}
+	if (s->sync_min_given) {
+		ret = apply_sync_speed(name, true, s->sync_min_kib);
+		if (ret)
+			return ret;
+		want->sync_speed_min = s->sync_min_kib;
+		done->sync_min_given = true;
+	}
 	if (!s->read_ahead_kb_given)
 		return 0;
 	kb = s->read_ahead_kb_auto ?
@@ -381,6 +467,12 @@ int fr_cmd_set(const struct fr_opts *o)
 	if (s.stripe_cache_given &&
 	    check_stripe_cache(name, &t, s.stripe_cache_mb))
 		return FR_EXIT_USAGE;
+	if ((s.sync_min_given || s.sync_max_given) &&
+	    t.level != FR_LEVEL_RAID6) {
+		fr_err("%s: sync speed needs raid6 (raid0 has no sync pass)",
+		       name);
+		return FR_EXIT_USAGE;
+	}
 	/* the target would refuse both messages; say why, touching nothing */
 	if ((s.readahead_given || s.ra_window_given) && t.ra_cache_set &&
 	    !t.ra_cache_mb) {
@@ -391,7 +483,8 @@ int fr_cmd_set(const struct fr_opts *o)
 	ret = apply(name, &t, len, &s, &done, &want);
 	/* what the kernel took is recorded even when a later setting failed */
 	if ((done.readahead_given || done.ra_window_given ||
-	     done.read_ahead_kb_given || done.stripe_cache_given) &&
+	     done.read_ahead_kb_given || done.stripe_cache_given ||
+	     done.sync_min_given || done.sync_max_given) &&
 	    record(name, &t, uuid, &want, &done) && !ret)
 		ret = -EIO;
 	return ret ? FR_EXIT_FAIL : FR_EXIT_OK;

@@ -211,6 +211,17 @@ static void print_json(const char *name, const char *uuid, uint64_t len,
 	printf("\n    ]}");
 }
 
+/* A sync speed limit of @kib KiB/s per member, or @none for not set. */
+static const char *sync_speed(bool set, uint32_t kib, const char *none,
+			      char *buf, size_t len)
+{
+	if (!set || !kib)
+		return none;
+	fr_format_size((uint64_t)kib << 10, buf, len);
+	strncat(buf, "/s", len - strlen(buf) - 1);
+	return buf;
+}
+
 static void print_human(const char *name, const char *uuid, uint64_t len,
 			const struct fr_table *t, const struct fr_status *st,
 			char (*paths)[FR_PATH_MAX], long ra,
@@ -271,6 +282,11 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 			       (unsigned long long)st->stripe_cache_kib,
 			       (unsigned long long)st->stripe_cache_peak_kib);
 		printf("\n");
+		printf("  sync speed: minimum %s, maximum %s per member\n",
+		       sync_speed(t->min_sync_rate_set, t->min_sync_rate,
+				  "none (never yields)", rd, sizeof(rd)),
+		       sync_speed(t->max_sync_rate_set, t->max_sync_rate,
+				  "unlimited", wr, sizeof(wr)));
 		printf("  spares:");
 		for (k = 0; k < nspares; k++)
 			printf(" %s", spares[k]);

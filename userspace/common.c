@@ -90,6 +90,10 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 	t->ra_cache_mb = t->ra_cache_set ? sb->ra_cache_mb : 0;
 	t->stripe_cache_set = fr_sb_stripe_cache_given(sb);
 	t->stripe_cache_mb = t->stripe_cache_set ? sb->stripe_cache_mb : 0;
+	t->max_sync_rate_set = sb->sync_speed_max != 0;
+	t->max_sync_rate = sb->sync_speed_max;
+	t->min_sync_rate_set = sb->sync_speed_min != 0;
+	t->min_sync_rate = sb->sync_speed_min;
 	/* raid6: the kernel records failures and clean/dirty from now on */
 	t->superblock = sb->level == FR_LEVEL_RAID6;
 	t->bitmap_set = sb->bitmap_region_sectors != 0;

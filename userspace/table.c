@@ -93,6 +93,7 @@ static bool features_valid(const struct fr_table *t)
 		return false;
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
+		       !t->min_sync_rate_set &&
 		       !t->stripe_cache_set && !t->max_read_errors_set &&
 		       !t->superblock;
 	if (t->stripe_cache_set && !stripe_cache_valid(t))
@@ -117,6 +118,7 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 	    !features_valid(t))
 		return -EINVAL;
 	words = (flush ? 2 : 0) + (t->max_sync_rate_set ? 2 : 0) +
+		(t->min_sync_rate_set ? 2 : 0) +
 		2 * (uint32_t)__builtin_popcountll(t->rebuild_mask) +
 		(t->resync ? 1 : 0) + (t->readahead_set ? 2 : 0) +
 		(t->ra_window_set ? 2 : 0) + (t->ra_cache_set ? 2 : 0) +
@@ -140,6 +142,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		FR_EMIT(" flush_policy %s", fr_flush_name(t->flush_policy));
 	if (t->max_sync_rate_set)
 		FR_EMIT(" max_sync_rate %u", t->max_sync_rate);
+	if (t->min_sync_rate_set)
+		FR_EMIT(" min_sync_rate %u", t->min_sync_rate);
 	for (i = 0; i < t->ndevs; i++)
 		if (t->rebuild_mask >> i & 1)
 			FR_EMIT(" rebuild %u", i);
@@ -192,6 +196,41 @@ static int parse_devno(const char *s, struct fr_table_dev *d)
 	return 0;
 }
 
+/* The kernel's canonical order of features, which TABLE output follows. */
+enum fr_feature_rank {
+	FR_F_FLUSH_POLICY,
+	FR_F_MAX_SYNC_RATE,
+	FR_F_MIN_SYNC_RATE,
+	FR_F_REBUILD,
+	FR_F_RESYNC,
+	FR_F_READAHEAD,
+	FR_F_RA_WINDOW,
+	FR_F_RA_CACHE_MB,
+	FR_F_STRIPE_CACHE_MB,
+	FR_F_MAX_READ_ERRORS,
+	FR_F_SUPERBLOCK,
+	FR_F_SAFE_MODE_DELAY,
+	FR_F_BITMAP,
+	FR_F_READD,
+	FR_F_COUNT
+};
+
+/* Names by rank; NULL for the features that take no value. */
+static const char *const fr_valued_features[FR_F_COUNT] = {
+	[FR_F_FLUSH_POLICY] = "flush_policy",
+	[FR_F_MAX_SYNC_RATE] = "max_sync_rate",
+	[FR_F_MIN_SYNC_RATE] = "min_sync_rate",
+	[FR_F_REBUILD] = "rebuild",
+	[FR_F_READAHEAD] = "readahead",
+	[FR_F_RA_WINDOW] = "ra_window",
+	[FR_F_RA_CACHE_MB] = "ra_cache_mb",
+	[FR_F_STRIPE_CACHE_MB] = "stripe_cache_mb",
+	[FR_F_MAX_READ_ERRORS] = "max_read_errors",
+	[FR_F_SAFE_MODE_DELAY] = "safe_mode_delay",
+	[FR_F_BITMAP] = "bitmap",
+	[FR_F_READD] = "readd",
+};
+
 /*
  * Features as the kernel prints them back: canonical order, each once
  * (rebuild once per member, ascending). Anything else is not an echo.
@@ -205,86 +244,85 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 		if (!tok[i])
 			return -EINVAL;
 		if (!strcmp(tok[i], "resync")) {
-			rank = 3;
+			rank = FR_F_RESYNC;
 		} else if (!strcmp(tok[i], "superblock")) {
-			rank = 9;
+			rank = FR_F_SUPERBLOCK;
 		} else {
-			static const char *const valued[] = {
-				"flush_policy", "max_sync_rate", "rebuild",
-				NULL, "readahead", "ra_window", "ra_cache_mb",
-				"stripe_cache_mb", "max_read_errors", NULL,
-				"safe_mode_delay", "bitmap", "readd",
-			};
-			const int nvalued = sizeof(valued) / sizeof(valued[0]);
-
 			if (i + 1 >= nargs || !tok[i + 1])
 				return -EINVAL;
-			for (rank = 0; rank < nvalued; rank++)
-				if (valued[rank] && !strcmp(tok[i], valued[rank]))
+			for (rank = 0; rank < FR_F_COUNT; rank++)
+				if (fr_valued_features[rank] &&
+				    !strcmp(tok[i], fr_valued_features[rank]))
 					break;
-			if (rank == nvalued)
+			if (rank == FR_F_COUNT)
 				return -EINVAL;
 		}
-		if (rank < last || (rank == last && rank != 2 && rank != 12))
+		if (rank < last ||
+		    (rank == last && rank != FR_F_REBUILD && rank != FR_F_READD))
 			return -EINVAL;
 		last = rank;
 		switch (rank) {
-		case 0:
+		case FR_F_FLUSH_POLICY:
 			if (fr_flush_parse(tok[++i], &t->flush_policy))
 				return -EINVAL;
 			t->flush_explicit = true;
 			break;
-		case 1:
+		case FR_F_MAX_SYNC_RATE:
 			if (fr_parse_u32(tok[++i], &t->max_sync_rate))
 				return -EINVAL;
 			t->max_sync_rate_set = true;
 			break;
-		case 2:
+		case FR_F_MIN_SYNC_RATE:
+			if (fr_parse_u32(tok[++i], &t->min_sync_rate))
+				return -EINVAL;
+			t->min_sync_rate_set = true;
+			break;
+		case FR_F_REBUILD:
 			if (fr_parse_u32(tok[++i], &idx) || idx >= FR_MAX_DEVS ||
 			    (t->rebuild_mask && idx <= prev_rebuild))
 				return -EINVAL;
 			t->rebuild_mask |= 1ull << idx;
 			prev_rebuild = idx;
 			break;
-		case 3:
+		case FR_F_RESYNC:
 			t->resync = true;
 			break;
-		case 4:
+		case FR_F_READAHEAD:
 			if (strcmp(tok[++i], "on") && strcmp(tok[i], "off"))
 				return -EINVAL;
 			t->readahead_set = true;
 			t->readahead_on = !strcmp(tok[i], "on");
 			break;
-		case 5:
+		case FR_F_RA_WINDOW:
 			if (fr_parse_u32(tok[++i], &t->ra_window))
 				return -EINVAL;
 			t->ra_window_set = true;
 			break;
-		case 6:
+		case FR_F_RA_CACHE_MB:
 			if (fr_parse_u32(tok[++i], &t->ra_cache_mb))
 				return -EINVAL;
 			t->ra_cache_set = true;
 			break;
-		case 7:
+		case FR_F_STRIPE_CACHE_MB:
 			/* bounds need ndevs: features_valid() checks them */
 			if (fr_parse_u32(tok[++i], &t->stripe_cache_mb))
 				return -EINVAL;
 			t->stripe_cache_set = true;
 			break;
-		case 8:
+		case FR_F_MAX_READ_ERRORS:
 			if (fr_parse_u32(tok[++i], &t->max_read_errors))
 				return -EINVAL;
 			t->max_read_errors_set = true;
 			break;
-		case 9:
+		case FR_F_SUPERBLOCK:
 			t->superblock = true;
 			break;
-		case 10:
+		case FR_F_SAFE_MODE_DELAY:
 			if (fr_parse_u32(tok[++i], &t->safe_mode_delay))
 				return -EINVAL;
 			t->safe_mode_delay_set = true;
 			break;
-		case 11:
+		case FR_F_BITMAP:
 			if (fr_parse_u32(tok[++i], &t->bitmap_region))
 				return -EINVAL;
 			t->bitmap_set = true;
@@ -377,8 +415,11 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 4;
+	v->minor = 6;
 	v->patch = 0;
+	if (t->min_sync_rate_set)
+		return "min_sync_rate";
+	v->minor = 4;
 	if (t->readd_mask)
 		return "readd";
 	if (t->bitmap_set)

@@ -9,7 +9,7 @@
  * them, so the line the tool builds equals what `dmsetup table` shows. A
  * missing raid6 member is "- -". Features, in the kernel's canonical order:
  * flush_policy <passthrough|dirty|drop>, max_sync_rate <KiB/s>,
- * rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
+ * min_sync_rate <KiB/s> (raid6, target 1.6.0+), rebuild <idx> (ascending, at most two), resync, readahead <on|off>,
  * ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB> (raid6,
  * target 1.1.0+), superblock (raid6) and safe_mode_delay <ms> (target
  * 1.3.0+), bitmap <region_sectors> and readd <idx> (ascending, target
@@ -41,6 +41,8 @@ struct fr_table {
 	bool flush_explicit;	/* print flush_policy even when it is the default */
 	bool max_sync_rate_set;
 	uint32_t max_sync_rate;	/* KiB/s per member; 0 unlimited */
+	bool min_sync_rate_set;
+	uint32_t min_sync_rate;	/* KiB/s per member while I/O comes in */
 	uint64_t rebuild_mask;	/* bit i: member i is being rebuilt */
 	bool resync;		/* recompute parity in the background */
 	bool readahead_set;

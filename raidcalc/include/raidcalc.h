@@ -144,6 +144,8 @@ struct rc_array {
 	bool flush_given;		/* the table named flush_policy */
 	u32 max_sync_rate;		/* KiB/s per member, 0 unlimited */
 	bool max_sync_rate_given;
+	u32 min_sync_rate;		/* KiB/s per member while I/O comes in */
+	bool min_sync_rate_given;
 	bool resync;			/* parity may not match the data yet */
 	u64 rebuild;			/* bit i: "rebuild i" was given */
 	/*
@@ -184,7 +186,8 @@ struct rc_array {
  *
  * Features (all optional, each at most once, the count counts words and
  * is at most RC_FEATURE_WORDS_MAX), in the target's canonical order:
- * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
+ * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
+ * min_sync_rate <KiB/s>, rebuild <idx>
  * (raid6, up to twice), resync (raid6), readahead on|off, ra_window
  * <1-64 stripes>, ra_cache_mb <0-4096>, stripe_cache_mb <MiB> (raid6,
  * fr_r6_stripe_cache_min_mb()..4096), max_read_errors <count> (raid6),

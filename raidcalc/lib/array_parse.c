@@ -134,6 +134,17 @@ static int rc_parse_max_sync_rate(struct rc_array *a, struct rc_words *w,
 	return 0;
 }
 
+static int rc_parse_min_sync_rate(struct rc_array *a, struct rc_words *w,
+				  const char *val)
+{
+	if (a->min_sync_rate_given)
+		return rc_fail(a, w, "Feature min_sync_rate duplicated");
+	if (!rc_parse_u32(val, &a->min_sync_rate))
+		return rc_fail(a, w, "Invalid min_sync_rate: not a number of KiB/s");
+	a->min_sync_rate_given = true;
+	return 0;
+}
+
 static int rc_parse_rebuild(struct rc_array *a, struct rc_words *w,
 			    const char *val)
 {
@@ -257,6 +268,7 @@ static const struct {
 } rc_valued_features[] = {
 	{ "flush_policy", rc_parse_flush_policy },
 	{ "max_sync_rate", rc_parse_max_sync_rate },
+	{ "min_sync_rate", rc_parse_min_sync_rate },
 	{ "rebuild", rc_parse_rebuild },
 	{ "readahead", rc_parse_readahead },
 	{ "ra_window", rc_parse_ra_window },
@@ -270,8 +282,8 @@ static const struct {
 
 /*
  * The feature group, as the target reads it; its count counts words:
- * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>, rebuild <idx>
- * (up to twice), resync, readahead on|off, ra_window <stripes>,
+ * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
+ * min_sync_rate <KiB/s>, rebuild <idx> (up to twice), resync, readahead on|off, ra_window <stripes>,
  * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>,
  * superblock, safe_mode_delay <ms>, bitmap <region_sectors>, readd <idx>
  * (up to twice).
@@ -403,9 +415,9 @@ static int rc_check_features(struct rc_array *a, struct rc_words *w,
 		return rc_fail(a, w, "Feature readd requires bitmap");
 	if (level != FR_LEVEL_RAID6) {
 		if (a->resync || a->max_sync_rate_given ||
-		    a->stripe_cache_mb_given || a->max_read_errors_given ||
+		    a->min_sync_rate_given || a->stripe_cache_mb_given || a->max_read_errors_given ||
 		    a->superblock || a->rebuild)
-			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6");
+			return rc_fail(a, w, "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6");
 		return rc_check_readahead(a, w);
 	}
 	if (a->nmembers < FR_MAX_DEVS && a->rebuild >> a->nmembers)
@@ -505,6 +517,7 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 static unsigned int rc_feature_words(const struct rc_array *a)
 {
 	return 2 * a->flush_given + 2 * a->max_sync_rate_given +
+	       2 * a->min_sync_rate_given +
 	       2 * (unsigned int)__builtin_popcountll(a->rebuild) + a->resync +
 	       2 * a->readahead_given + 2 * a->ra_window_given +
 	       2 * a->ra_cache_mb_given + 2 * a->stripe_cache_mb_given +
@@ -542,6 +555,8 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 		RC_EMIT(" flush_policy %s", flush[a->flush]);
 	if (a->max_sync_rate_given)
 		RC_EMIT(" max_sync_rate %u", a->max_sync_rate);
+	if (a->min_sync_rate_given)
+		RC_EMIT(" min_sync_rate %u", a->min_sync_rate);
 	for (i = 0; i < FR_MAX_DEVS; i++)
 		if (a->rebuild & (1ull << i))
 			RC_EMIT(" rebuild %u", i);

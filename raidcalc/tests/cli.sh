@@ -77,7 +77,7 @@ grep -q ' 0 bad block' out && ok "  and finds no bad block" || bad "verify with 
 expect 0 "geom of a table with readahead and stripe_cache_mb" "$rc" geom "$t6f"
 grep -qx "table ${t6f#0 $len }" out && ok "  prints the table back as given" || bad "geom table: $(grep table out)"
 expect 2 "verify refuses a stripe cache on raid0" "$rc" verify -L 500 "fanraid raid0 8 2 stripe_cache_mb 16 3 z0 0 z1 0 z2 0"
-grep -q ": Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6$" err &&
+grep -q ": Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6$" err &&
 	ok "  with the target's message" || bad "stripe cache on raid0: $(cat err)"
 
 expect 0 "build raid0" "$rc" build -L 500 -i img $t0

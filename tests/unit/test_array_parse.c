@@ -15,7 +15,7 @@
 #include "rc_testutil.h"
 
 /* The longest table: start, length, 4 fixed words, 22 feature words, 64 pairs. */
-#define RC_T_MAXW 160
+#define RC_T_MAXW 200
 
 /* Splits @line into words (in @copy) and parses them. */
 static int rc_t_parse(struct rc_array *a, const char *line, u64 len)
@@ -206,6 +206,10 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid0 8 4 flush_policy drop flush_policy drop 1 a 0", "Feature flush_policy duplicated" },
 		{ "fanraid raid6 8 2 max_sync_rate 1k 4 a 0 b 0 c 0 d 0", "Invalid max_sync_rate: not a number of KiB/s" },
 		{ "fanraid raid6 8 4 max_sync_rate 1 max_sync_rate 2 4 a 0 b 0 c 0 d 0", "Feature max_sync_rate duplicated" },
+		{ "fanraid raid6 8 2 min_sync_rate 4294967296 4 a 0 b 0 c 0 d 0", "Invalid min_sync_rate: not a number of KiB/s" },
+		{ "fanraid raid6 8 2 min_sync_rate -1 4 a 0 b 0 c 0 d 0", "Invalid min_sync_rate: not a number of KiB/s" },
+		{ "fanraid raid6 8 4 min_sync_rate 1 min_sync_rate 2 4 a 0 b 0 c 0 d 0", "Feature min_sync_rate duplicated" },
+		{ "fanraid raid0 8 2 min_sync_rate 1000 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		{ "fanraid raid6 8 2 resync resync 4 a 0 b 0 c 0 d 0", "Feature resync duplicated" },
 		{ "fanraid raid6 8 2 rebuild 64 4 a 0 b 0 c 0 d 0", "Invalid rebuild index" },
 		{ "fanraid raid6 8 4 rebuild 1 rebuild 1 4 a 0 b 0 c 0 d 0", "Feature rebuild duplicated for one member" },
@@ -213,19 +217,19 @@ static void test_array_parse_rejects_each_bad_argument(void **state)
 		{ "fanraid raid6 8 2 rebuild 1 4 a 0 - - c 0 d 0", "Cannot rebuild a missing member" },
 		{ "fanraid raid6 8 2 rebuild 0 4 a 0 - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
 		{ "fanraid raid6 8 0 4 - - - - - - d 0", "Too many members missing or rebuilding for raid6 (max 2)" },
-		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 max_read_errors 20 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_read_errors 20 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		{ "fanraid raid6 8 2 max_read_errors 4294967296 4 a 0 b 0 c 0 d 0", "Invalid max_read_errors: not a number (0-4294967295)" },
 		{ "fanraid raid6 8 2 max_read_errors -1 4 a 0 b 0 c 0 d 0", "Invalid max_read_errors: not a number (0-4294967295)" },
 		{ "fanraid raid6 8 4 max_read_errors 1 max_read_errors 2 4 a 0 b 0 c 0 d 0", "Feature max_read_errors duplicated" },
-		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
-		{ "fanraid raid0 8 1 superblock 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 1 resync 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 rebuild 0 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 max_sync_rate 0 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 2 stripe_cache_mb 64 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 1 superblock 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		{ "fanraid raid6 8 2 superblock superblock 4 a 0 b 0 c 0 d 0", "Feature superblock duplicated" },
 		{ "fanraid raid6 8 2 safe_mode_delay 200 4 a 0 b 0 c 0 d 0", "Feature safe_mode_delay requires superblock" },
 		{ "fanraid raid0 8 2 safe_mode_delay 200 1 a 0", "Feature safe_mode_delay requires superblock" },
@@ -284,6 +288,7 @@ static void test_array_format_round_trips(void **state)
 		"fanraid raid0 8 2 flush_policy passthrough 1 /dev/a 0",
 		"fanraid raid6 32768 2 flush_policy drop 5 a 1 b 2 c 3 d 4 e 5",
 		"fanraid raid6 128 9 flush_policy drop max_sync_rate 1000 rebuild 1 rebuild 3 resync 6 a 0 b 0 c 0 d 0 e 0 f 0",
+		"fanraid raid6 128 5 max_sync_rate 4294967295 min_sync_rate 0 resync 4 a 0 b 0 c 0 d 0",
 		"fanraid raid6 64 2 rebuild 0 5 a 0 - - c 0 d 0 e 0",
 		"fanraid raid6 256 19 flush_policy dirty max_sync_rate 100 rebuild 1 rebuild 4 resync readahead on ra_window 8 ra_cache_mb 32 stripe_cache_mb 16 max_read_errors 4294967295 6 a 0 b 0 c 0 d 0 e 0 f 0",
 		"fanraid raid0 128 8 flush_policy dirty readahead off ra_window 64 ra_cache_mb 0 2 a 2048 b 2048",
@@ -412,12 +417,12 @@ static void test_array_format_orders_features_canonically(void **state)
 /*
  * <#feature_args> is at most 30, what every feature once and rebuild and
  * readd twice take; only two of those four can be valid, so the longest
- * valid line with 64 members has 24.
+ * valid line with 64 members has 26.
  */
 static void test_array_parse_takes_at_most_30_feature_words(void **state)
 {
 	static const char feats[] = "flush_policy drop max_sync_rate 1 "
-		"rebuild 0 resync readahead on ra_window 2 "
+		"min_sync_rate 4294967295 rebuild 0 resync readahead on ra_window 2 "
 		"ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 0 "
 		"superblock safe_mode_delay 200 bitmap 1024 readd 63";
 	struct rc_array *a = &rc_t_a;
@@ -427,7 +432,7 @@ static void test_array_parse_takes_at_most_30_feature_words(void **state)
 
 	(void)state;
 	used = (size_t)snprintf(line, sizeof(line),
-				"0 1048576 fanraid raid6 8 24 %s 64", feats);
+				"0 1048576 fanraid raid6 8 26 %s 64", feats);
 	for (i = 0; i < 64; i++)
 		used += (size_t)snprintf(line + used, sizeof(line) - used,
 					 " /dev/m%u 2048", i);
@@ -495,7 +500,7 @@ static void test_array_parse_checks_features_in_targets_order(void **state)
 		const char *error;
 	} cases[] = {
 		/* raid6-only features before the readahead cache */
-		{ "fanraid raid0 8 6 stripe_cache_mb 8 readahead on ra_cache_mb 0 1 a 0", "Features rebuild, resync, max_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
+		{ "fanraid raid0 8 6 stripe_cache_mb 8 readahead on ra_cache_mb 0 1 a 0", "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" },
 		/* the stripe cache is sized before members lost are counted */
 		{ "fanraid raid6 256 6 rebuild 0 rebuild 1 stripe_cache_mb 1 4 a 0 b 0 - - d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },
 		{ "fanraid raid6 256 6 readahead on ra_cache_mb 0 stripe_cache_mb 1 4 a 0 b 0 c 0 d 0", "Invalid stripe_cache_mb: below the minimum for this raid6 geometry" },

@@ -214,6 +214,51 @@ static void test_set_rejects_bad_words(void **state)
 	assert_int_equal(fr_set_parse(0, none, &s), -EINVAL);
 }
 
+/*
+ * A sync speed is a size with a unit per second, in whole KiB, up to what
+ * a u32 of KiB/s holds, or off; a bare number is refused, as it would be
+ * KiB/s to an md user and bytes to the size syntax.
+ */
+static void test_set_sync_speeds(void **state)
+{
+	static const struct {
+		const char *v;
+		int ret;
+		uint32_t kib;
+	} c[] = {
+		{ "200M", 0, 200 * 1024 }, { "1K", 0, 1 }, { "512K", 0, 512 },
+		{ "off", 0, 0 }, { "4194303M", 0, 4194303u * 1024 },
+		{ "4294967295K", 0, UINT32_MAX }, { "4T", -EINVAL, 0 },
+		{ "4294967296K", -EINVAL, 0 }, { "1000", -EINVAL, 0 },
+		{ "0K", -EINVAL, 0 }, { "1536", -EINVAL, 0 },
+		{ "1.5K", -EINVAL, 0 }, { "-1K", -EINVAL, 0 }, { "", -EINVAL, 0 },
+		{ "fast", -EINVAL, 0 }, { "0", -EINVAL, 0 },
+	};
+	char *both[] = { "sync-speed-max", "1G", "sync-speed-min", "10M",
+			 NULL };
+	char *twice[] = { "sync-speed-min", "1M", "sync-speed-min", "2M",
+			  NULL };
+	char *one[] = { "sync-speed-max", NULL, NULL };
+	struct fr_settings s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		one[1] = (char *)c[i].v;
+		assert_int_equal(fr_set_parse(2, one, &s), c[i].ret);
+		if (c[i].ret)
+			continue;
+		assert_true(s.sync_max_given);
+		assert_false(s.sync_min_given);
+		assert_int_equal(s.sync_max_kib, c[i].kib);
+	}
+	assert_int_equal(fr_set_parse(T_ARGC(both), both, &s), 0);
+	assert_true(s.sync_max_given && s.sync_min_given);
+	assert_int_equal(s.sync_max_kib, 1024 * 1024);
+	assert_int_equal(s.sync_min_kib, 10 * 1024);
+	assert_int_equal(fr_set_parse(T_ARGC(twice), twice, &s), -EINVAL);
+}
+
 static void test_set_auto_is_two_full_stripes_of_data(void **state)
 {
 	(void)state;
@@ -239,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_set_read_ahead_kb_number_or_auto),
 		cmocka_unit_test(test_set_rejects_bad_words),
 		cmocka_unit_test(test_set_auto_is_two_full_stripes_of_data),
+		cmocka_unit_test(test_set_sync_speeds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,32 @@ static void test_table_builds_features_in_canonical_order(void **state)
 			    "253:0 2048 0:0 0 253:2 2048 253:3 2048 253:4 2048");
 	assert_int_equal(fr_table_parse(buf, &back), 0);
 	assert_memory_equal(&t, &back, sizeof(t));
+
+	/* min_sync_rate right after max_sync_rate; raid6 and target 1.6 only */
+	t.min_sync_rate_set = true;
+	t.min_sync_rate = 512;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 19 flush_policy dirty "
+			    "max_sync_rate 10240 min_sync_rate 512 rebuild 2 "
+			    "rebuild 4 resync readahead off ra_window 64 "
+			    "ra_cache_mb 0 stripe_cache_mb 4096 5 "
+			    "253:0 2048 0:0 0 253:2 2048 253:3 2048 253:4 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	assert_int_equal(fr_table_parse("raid6 1024 4 min_sync_rate 1 "
+					"max_sync_rate 2 4 8:0 0 8:1 0 8:2 0 "
+					"8:3 0", &back), -EINVAL);
+	{
+		struct fr_version v;
+
+		assert_string_equal(fr_table_required_version(&t, &v),
+				    "min_sync_rate");
+		assert_int_equal(v.minor, 6);
+	}
+	t_table(&t, FR_LEVEL_RAID0, 2);
+	t.min_sync_rate_set = true;
+	t.min_sync_rate = 1;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
 }
 
 /*
@@ -390,6 +416,8 @@ static void test_table_64_members_fit(void **state)
 	t.flush_explicit = true;
 	t.max_sync_rate_set = true;
 	t.max_sync_rate = UINT32_MAX;
+	t.min_sync_rate_set = true;
+	t.min_sync_rate = UINT32_MAX;
 	t.rebuild_mask = 3ull << 62;
 	t.resync = true;
 	t.readahead_set = true;

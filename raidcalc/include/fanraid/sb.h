@@ -80,7 +80,9 @@
 #define FR_SB_OFF_BITMAP_SECTORS 224
 #define FR_SB_OFF_BITMAP_PAD	228
 #define FR_SB_OFF_EVENTS_CLEARED 232
-#define FR_SB_OFF_RESERVED	240
+#define FR_SB_OFF_SYNC_SPEED_MIN 240
+#define FR_SB_OFF_SYNC_SPEED_MAX 244
+#define FR_SB_OFF_RESERVED	248
 #define FR_SB_OFF_CRC		(FR_SB_SIZE - 4)
 
 /* State bits; 0 is a clean, complete array. */
@@ -148,6 +150,12 @@ struct fr_sb {
 	u32 bitmap_region_sectors;
 	u32 bitmap_sectors;
 	u64 events_cleared;
+	/*
+	 * The sync pass's KiB/s per member, 0 for not set: the target's
+	 * min_sync_rate and max_sync_rate, as md's speed_limit_min and _max.
+	 */
+	u32 sync_speed_min;
+	u32 sync_speed_max;
 	u64 ctime;			/* seconds since the epoch */
 	u64 utime;
 };
@@ -178,6 +186,7 @@ enum fr_sb_err {
 	FR_SB_ESTRIPECACHE,
 	FR_SB_EBITMAP,
 	FR_SB_ETIME,
+	FR_SB_ESYNCSPEED,
 	FR_SB_ERESERVED,
 	FR_SB_ERR_COUNT,
 };
@@ -233,6 +242,8 @@ static inline const char *fr_sb_strerror(enum fr_sb_err err)
 		return "invalid write-intent bitmap fields";
 	case FR_SB_ETIME:
 		return "invalid creation or update time";
+	case FR_SB_ESYNCSPEED:
+		return "sync speed limits on an array without a sync pass";
 	case FR_SB_ERESERVED:
 		return "reserved bytes are not zero";
 	case FR_SB_ERR_COUNT:
@@ -436,6 +447,9 @@ static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 	    (sb->stripe_cache_mb > FR_R6_STRIPE_CACHE_MAX_MB ||
 	     sb->level != FR_LEVEL_RAID6))
 		return FR_SB_ESTRIPECACHE;
+	if ((sb->sync_speed_min || sb->sync_speed_max) &&
+	    sb->level != FR_LEVEL_RAID6)
+		return FR_SB_ESYNCSPEED;
 	if (fr_bitmap_check(sb->level, sb->chunk_sectors, sb->member_sectors,
 			    sb->data_offset, sb->bitmap_region_sectors,
 			    sb->bitmap_sectors) ||
@@ -486,6 +500,8 @@ static inline enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, u8 *buf)
 	fr_sb_put_le32(buf + FR_SB_OFF_BITMAP_REGION, sb->bitmap_region_sectors);
 	fr_sb_put_le32(buf + FR_SB_OFF_BITMAP_SECTORS, sb->bitmap_sectors);
 	fr_sb_put_le64(buf + FR_SB_OFF_EVENTS_CLEARED, sb->events_cleared);
+	fr_sb_put_le32(buf + FR_SB_OFF_SYNC_SPEED_MIN, sb->sync_speed_min);
+	fr_sb_put_le32(buf + FR_SB_OFF_SYNC_SPEED_MAX, sb->sync_speed_max);
 	fr_sb_put_le32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
 	return FR_SB_OK;
 }
@@ -547,6 +563,8 @@ static inline enum fr_sb_err fr_sb_decode(const u8 *buf, struct fr_sb *sb)
 	tmp.bitmap_region_sectors = fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_REGION);
 	tmp.bitmap_sectors = fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_SECTORS);
 	tmp.events_cleared = fr_sb_get_le64(buf + FR_SB_OFF_EVENTS_CLEARED);
+	tmp.sync_speed_min = fr_sb_get_le32(buf + FR_SB_OFF_SYNC_SPEED_MIN);
+	tmp.sync_speed_max = fr_sb_get_le32(buf + FR_SB_OFF_SYNC_SPEED_MAX);
 	tmp.ctime = fr_sb_get_le64(buf + FR_SB_OFF_CTIME);
 	tmp.utime = fr_sb_get_le64(buf + FR_SB_OFF_UTIME);
 
