@@ -29,7 +29,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-}
 [ -n "$dir" ] && [ -d "$dir" ] || { echo "usage: report.sh RESULTS_DIR" >&2; exit 2; }
-flat() { awk -f "$here/lib/jsonflat.awk" "$1" 2>/dev/null; }
+# A jq FILTER over fio's JSON in FILE, raw output. Notes fio prints ahead of
+# the JSON ("note: both iodepth >= 1 and synchronous I/O engine are
+# selected...") are skipped; a missing or broken file yields nothing.
+fio_jq() { # FILTER FILE
+	sed -n '/^[[:blank:]]*{/,$p' "$2" 2>/dev/null | jq -r "$1" 2>/dev/null
+}
 # The write-intent bitmap tables (bitmap_report).
 # shellcheck source=lib/bitmap-report.sh
 . "$here/lib/bitmap-report.sh"
@@ -318,20 +323,18 @@ ops_table() { # ID DIR
 	for f in "$2"/*.json; do
 		[ -f "$f" ] || continue
 		echo "   $(basename "$f" .json): operation latency (ms)"
-		flat "$f" | awk -F= '
-			/^jobs\.[0-9]+\.jobname=/ { split($1, p, "."); name[p[2]] = $2; if (p[2] + 1 > nj) nj = p[2] + 1 }
-			/^jobs\.[0-9]+\.(read|write)\.(total_ios|bw_bytes)=/ || \
-			/^jobs\.[0-9]+\.(read|write)\.clat_ns\.(min|max|mean|stddev)=/ {
-				split($1, p, "."); k = p[2] SUBSEP p[3] SUBSEP (p[4] == "clat_ns" ? p[5] : p[4]); v[k] = $2
-			}
-			END {
-				printf "     %-11s %8s %10s %10s %10s %10s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "MiB/s"
-				for (j = 0; j < nj; j++) {
-					d = (v[j, "write", "total_ios"] > v[j, "read", "total_ios"]) ? "write" : "read"
-					printf "     %-11s %8d %10.3f %10.3f %10.3f %10.3f %10.2f\n", name[j] "." j,
-						v[j, d, "total_ios"], v[j, d, "min"] / 1e6, v[j, d, "max"] / 1e6,
-						v[j, d, "mean"] / 1e6, v[j, d, "stddev"] / 1e6, v[j, d, "bw_bytes"] / 1048576
-				}
+		# Per job, its name and index, then the direction it did the
+		# most operations in: count, clat min, max, mean, stdev, bytes/s.
+		# ($j and $d are jq's variables, not the shell's.)
+		# shellcheck disable=SC2016
+		fio_jq '.jobs | to_entries[] | .key as $j | .value |
+			(if (.write.total_ios // 0) > (.read.total_ios // 0) then .write else .read end) as $d |
+			[.jobname, $j, $d.total_ios, $d.clat_ns.min, $d.clat_ns.max, $d.clat_ns.mean,
+				$d.clat_ns.stddev, $d.bw_bytes] | @tsv' "$f" | awk -F'\t' '
+			BEGIN { printf "     %-11s %8s %10s %10s %10s %10s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "MiB/s" }
+			{
+				printf "     %-11s %8d %10.3f %10.3f %10.3f %10.3f %10.2f\n", $1 "." $2,
+					$3, $4 / 1e6, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1048576
 			}'
 	done
 }
@@ -345,7 +348,7 @@ seconds_table() { # ID DIR
 		base=${b%_bw.log}
 		echo "   $(basename "$base"): per second"
 		awk -F', *' -v runtime="$(entry_key "$2/entry" runtime 10)" \
-			-v maxlat="$(flat "$base.json" | sed -n 's/^jobs\.0\.write\.lat_ns\.max=//p')" '
+			-v maxlat="$(fio_jq '.jobs[0].write.lat_ns.max // empty' "$base.json")" '
 			# fio writes an averaged line about once a second, none for
 			# a second with no completion, and sometimes two close
 			# together: each line goes to the nearest second, lines

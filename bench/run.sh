@@ -171,8 +171,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
 cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
-cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh \
-	"$here"/lib/jsonflat.awk "$root/bench/lib/"
+cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh "$root/bench/lib/"
 echo "$args" >"$root/bench/args"
 cat >"$root/tests/fanraid-bench.sh" <<'EOF'
 #!/bin/bash

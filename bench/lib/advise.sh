@@ -17,7 +17,6 @@
 # DIR/advice.log.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
 array="" destroy=0 out=/tmp runtime=${ADVISE_RUNTIME:-2}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -111,8 +110,10 @@ measure() { # WHAT fio-args...
 	echo 3 >/proc/sys/vm/drop_caches
 	json=$(cd /tmp && fio --output-format=json --name=advise --ioengine=libaio \
 		--time_based=1 --runtime="$runtime" --group_reporting=1 --invalidate=1 "$@" 2>>"$log")
-	bw=$(echo "$json" | awk -f "$here/jsonflat.awk" |
-		awk -F= '/^jobs\.0\.(read|write)\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
+	# Notes fio prints ahead of its JSON are skipped (bench.sh's run_one).
+	bw=$(echo "$json" | sed -n '/^[[:blank:]]*{/,$p' |
+		jq '.jobs[0] | [.read.bw_bytes, .write.bw_bytes] | add // 0' 2>/dev/null |
+		awk '{ s = $1 } END { printf "%.1f", s / 1048576 }')
 	echo "$what: $bw MiB/s ($*)" >>"$log"
 	echo "$bw"
 }

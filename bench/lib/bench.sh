@@ -639,7 +639,7 @@ job_file_for() { # LAYER N DEST
 # Runs fio once for LAYER over N members; writes json, meta and logs.
 run_one() { # LAYER N
 	local layer=$1 n=$2 rel=${S[id]}/$1-$2 job before after sb sa cache
-	local size_mib json rbw wbw io rd wr line
+	local size_mib rbw wbw io rd wr line
 	job=$(mktemp /tmp/bench-job.XXXXXX)
 	job_file_for "$layer" "$n" "$job"
 
@@ -692,28 +692,22 @@ run_one() { # LAYER N
 	rm -f "$job"
 	[ -s "$out/$rel.fio-stderr" ] || rm -f "$out/$rel.fio-stderr"
 
-	# MiB/s read and written, summed over the jobs fio reports.
-	# Jobs of the file* engines (stat, create) move no data: their "bytes"
-	# are left out of the throughput and the amplification.
-	json=$(awk -f "$here/jsonflat.awk" "$out/$rel.json" 2>/dev/null |
-		awk -F= '{ l[NR] = $0 }
-			/^jobs\.[0-9]+\.job options\.ioengine=file/ { split($1, p, "."); skip[p[2]] = 1 }
-			END {
-				for (i = 1; i <= NR; i++) {
-					split(l[i], p, ".")
-					if (l[i] !~ /^jobs\./ || !(p[2] in skip))
-						print l[i]
-				}
-			}')
-	rbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
-	wbw=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.write\.bw_bytes=/ { s += $2 } END { printf "%.1f", s / 1048576 }')
-	io=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(write)\.io_bytes=/ { s += $2 } END { printf "%.0f", s }')
-	# Operations per second, and the CPU fio saw its jobs spend in the
-	# kernel (percent of one CPU, summed over the jobs it reports): the
-	# cost of the layer below them, per I/O, once divided.
-	local iops sys
-	iops=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.(read|write)\.iops=/ { s += $2 } END { printf "%.0f", s }')
-	sys=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.sys_cpu=/ { s += $2 } END { printf "%.1f", s }')
+	# Summed over the jobs fio reports: MiB/s read and written, bytes
+	# written (the amplification's divisor), operations per second, the
+	# CPU fio saw its jobs spend in the kernel (percent of one CPU: the
+	# cost of the layer below them, per I/O, once divided) and bytes read
+	# (the cache check below). Jobs of the file* engines (stat, create)
+	# move no data and are left out. Notes fio prints ahead of its JSON
+	# ("note: both iodepth >= 1 and synchronous I/O engine are
+	# selected...") are skipped; awk formats, as jq has no printf.
+	local iops sys appr
+	read -r rbw wbw io iops sys appr <<<"$(sed -n '/^[[:blank:]]*{/,$p' "$out/$rel.json" 2>/dev/null |
+		jq -r '[.jobs[] | select(."job options".ioengine // "" | startswith("file") | not)] |
+			[map(.read.bw_bytes), map(.write.bw_bytes), map(.write.io_bytes),
+				map(.read.iops, .write.iops), map(.sys_cpu), map(.read.io_bytes)] |
+			map(add // 0) | @tsv' 2>/dev/null |
+		awk '{ r = $1; w = $2; wio = $3; ops = $4; sys = $5; rio = $6 }
+			END { printf "%.1f %.1f %.0f %.0f %.1f %.0f\n", r / 1048576, w / 1048576, wio, ops, sys, rio }')"
 	local rios wios flios
 	set -- $before
 	rd=$1 wr=$2 rios=$3 wios=$4 flios=$5
@@ -724,8 +718,6 @@ run_one() { # LAYER N
 	# Cold or warm is measured, not assumed: a buffered run whose members
 	# delivered less than 90% of what fio read was partly served from the
 	# page cache (the file wrapped within the run).
-	local appr
-	appr=$(echo "$json" | awk -F= '/^jobs\.[0-9]+\.read\.io_bytes=/ { s += $2 } END { printf "%.0f", s }')
 	if [ "$appr" -gt 0 ] && [ $((rd * 512 * 10)) -lt $((appr * 9)) ]; then
 		cache="warm ($((100 - rd * 512 * 100 / appr))% of reads from page cache)"
 	fi

@@ -4,7 +4,8 @@
 # The write-intent bitmap tables (issue 12), sourced by bench/report.sh:
 # writes with and without the bitmap against md RAID6 with and without its
 # internal bitmap, the region-size sweep, and the crash resync times, each
-# with the ratios the issue sets bars for. Reads only the .meta files.
+# with the ratios the issue sets bars for. Reads the .meta files, and fio's
+# JSON through report.sh's fio_jq.
 
 # key=value of one .meta file.
 bm_meta() { # FILE KEY
@@ -30,10 +31,9 @@ bm_write_rows() { # DIR
 		# MiB/s and IOPS at full precision from fio's JSON (the .meta
 		# rounds MiB/s to 0.1, too coarse for small random writes).
 		j=${m%.meta}.json
-		read -r mibs iops <<<"$(flat "$j" | awk -F= '
-			/^jobs\.[0-9]+\.write\.bw_bytes=/ { b += $2 }
-			/^jobs\.[0-9]+\.write\.iops=/ { i += $2 }
-			END { printf "%.3f %.1f\n", b / 1048576, i }')"
+		read -r mibs iops <<<"$(fio_jq '.jobs | [map(.write.bw_bytes), map(.write.iops)] |
+			map(add // 0) | @tsv' "$j" |
+			awk '{ b = $1; i = $2 } END { printf "%.3f %.1f\n", b / 1048576, i }')"
 		echo "$id $(bm_meta "$m" job) $(bm_meta "$m" bs) $(bm_meta "$m" qd)" \
 			"$(entry_key "$e" bitmap 64M) $(bm_meta "$m" n) $(bm_meta "$m" layer)" \
 			"$mibs $(bm_meta "$m" fio_rc) $iops"
