@@ -23,6 +23,7 @@ bases=(
 	"0 $len6 fanraid raid6 128 4 stripe_cache_mb 8 flush_policy dirty 4 $pairs"
 	"0 $len fanraid raid0 256 6 readahead on ra_window 8 ra_cache_mb 32 4 $pairs"
 	"0 $len6 fanraid raid6 128 5 rebuild 1 resync max_sync_rate 1000 4 $pairs"
+	"0 $len6 fanraid raid6 128 4 max_sync_rate 0 min_sync_rate 4294967295 4 $pairs"
 	"0 $len6 fanraid raid6 128 2 max_read_errors 20 4 $pairs"
 	"0 $len6 fanraid raid6 128 5 superblock bitmap 2048 readd 1 4 $pairs"
 	"0 $len6 fanraid raid6 128 2 readahead off 4 ${d[0]} 0 - - ${d[2]} 0 ${d[3]} 0"
@@ -32,7 +33,7 @@ bases=(
 # not allocate: 4096 MiB is legal and would be tried.
 tokens=(0 1 2 3 4 5 8 16 17 64 65 127 128 256 4097 32768 65536 -1 -8 - x 8s
 	on off raid0 raid6 readahead ra_window ra_cache_mb stripe_cache_mb
-	flush_policy dirty drop passthrough rebuild resync max_sync_rate max_read_errors
+	flush_policy dirty drop passthrough rebuild resync max_sync_rate min_sync_rate max_read_errors
 	superblock safe_mode_delay bitmap readd 2048 131072 2147483649
 	2147483647 2147483648 4294967295
 	4294967296 4294967297 18446744073709551615 18446744073709551616 +0 +4 +8

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise every numeric table value at the edges of its type (0, 1, 2^31-1, 2^31, 2^32-1, 2^32, 2^64): each is refused with a message naming the argument, or loads and then serves exact I/O and a resync, with the kernel log clean (max_sync_rate 2^31 divided by zero); bitmap and readd values too.
+# Exercise every numeric table value at the edges of its type (0, 1, 2^31-1, 2^31, 2^32-1, 2^32, 2^64): each is refused with a message naming the argument, or loads and then serves exact I/O and a resync, with the kernel log clean (max_sync_rate 2^31 divided by zero; min_sync_rate 2^31 above a 1 KiB/s cap under reads); bitmap and readd values too.
 # group: main
 # timeout: 420
 . "${0%/*}/lib.sh"
@@ -44,6 +44,7 @@ for v in $edges; do
 	case $v in 4294967296 | 18446744073709551615) u32=refuse ;; *) u32=load ;; esac
 	# Plain u32 features: every u32 loads, anything wider is refused.
 	try "max_sync_rate $v" $u32 raid6 $chunk 3 resync max_sync_rate $v $pairs
+	try "min_sync_rate $v" $u32 raid6 $chunk 3 resync min_sync_rate $v $pairs
 	try "max_read_errors $v" $u32 raid6 $chunk 3 resync max_read_errors $v $pairs
 	# Bounded ones: inside their range or refused.
 	try "ra_window $v" either raid0 $chunk 2 ra_window $v $pairs
@@ -66,5 +67,12 @@ cat /tmp/edges
 # The value that crashed: a resync at max_sync_rate 2^31 runs to the end.
 dm_create fe "0 $len fanraid raid6 $chunk 3 resync max_sync_rate 2147483648 $pairs"
 fanraid_wait_idle fe 120
+dm_remove fe
+# The floor at 2^31 under reads, above a cap of 1 KiB/s: the floor wins,
+# as in md, or the resync would take weeks.
+dm_create fe "0 $len fanraid raid6 $chunk 5 resync max_sync_rate 1 min_sync_rate 2147483648 $pairs"
+dd if=/dev/mapper/fe of=/dev/null bs=64k iflag=direct status=none &
+fanraid_wait_idle fe 120
+wait $! || fail "reads during the resync at min_sync_rate 2^31"
 dm_remove fe
 nullb_destroy_all

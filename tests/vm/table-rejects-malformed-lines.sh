@@ -89,6 +89,9 @@ refuse "Feature argument requires a value" $len raid0 128 1 flush_policy 4 $pair
 refuse "Feature flush_policy duplicated" $len raid0 128 4 flush_policy drop flush_policy drop 4 $pairs
 refuse "Feature max_sync_rate duplicated" $len raid0 128 4 max_sync_rate 10 max_sync_rate 10 4 $pairs
 refuse "Invalid max_sync_rate: not a number of KiB/s" $len raid0 128 2 max_sync_rate fast 4 $pairs
+refuse "Feature min_sync_rate duplicated" $len raid6 128 4 min_sync_rate 10 min_sync_rate 10 4 $pairs
+refuse "Invalid min_sync_rate: not a number of KiB/s" $len raid6 128 2 min_sync_rate 1k 4 $pairs
+refuse "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" $len raid0 128 2 min_sync_rate 1 4 $pairs
 refuse "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" $len raid0 128 1 resync 4 $pairs
 refuse "Features rebuild, resync, max_sync_rate, min_sync_rate, stripe_cache_mb, max_read_errors and superblock require raid6" $len raid0 128 2 stripe_cache_mb 64 4 $pairs
 refuse "Feature readahead duplicated" $len raid0 128 4 readahead on readahead off 4 $pairs
