@@ -22,7 +22,7 @@ pkgs_vm="$pkgs_vm mmdebstrap"
 # built from Debian's util-linux source: its build system is regenerated.
 pkgs_vm="$pkgs_vm dpkg-dev autoconf automake libtool autopoint gettext bison"
 # Benchmark reports.
-pkgs_bench="gnuplot-nox"
+pkgs_bench="gnuplot-nox jq"
 # make fstests: fstests (kdave/xfstests) built on the host; the VM image has
 # the run-time half (tests/debvm/pkgs-storage.txt).
 pkgs_fstests="autoconf automake libtool-bin make gcc gawk bc xfslibs-dev uuid-dev libattr1-dev libacl1-dev libaio-dev liburing-dev libgdbm-dev libinih-dev libcap-dev"
