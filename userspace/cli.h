@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "probe.h"
 #include "sb.h"
@@ -89,7 +88,6 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 int fr_main(int argc, char **argv);
 void fr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fr_json_string(FILE *f, const char *s);
 
 struct fr_member;
 struct fr_status;
