@@ -100,7 +100,7 @@ struct fr_dm_info;
 /* Helpers shared by the verbs (common.c). */
 void fr_open_error(const char *path, int err);
 void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear);
-int fr_uuid_generate(uint8_t *uuid);
+void fr_uuid_generate(uint8_t *uuid);
 void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len);
 void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 			   struct fr_table *t);

@@ -200,8 +200,8 @@ build_overlay() {
 	cp "$plan" "$root/etc/vmtest.plan"
 
 	# Our tools go to /usr/bin with every library ldd names (libisal,
-	# libdevmapper, libblkid, libudev, json-c); those the base has are
-	# copied again, which is harmless: the overlay unpacks last.
+	# libdevmapper, libblkid, libudev, json-c, libuuid); those the base
+	# has are copied again, which is harmless: the overlay unpacks last.
 	for f in "$build/raidcalc" "$build/fanraid"; do
 		[ -x "$f" ] || continue
 		cp "$f" "$root/usr/bin/"
