@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # Build and unit tests.
-pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev libudev-dev"
+pkgs_build="build-essential pkg-config libisal-dev libcmocka-dev libdevmapper-dev libblkid-dev libudev-dev libjson-c-dev uuid-dev"
 # make install: dm-fanraid(4) is rendered from docs/fanraid.rst. The .debs
 # (tests/pkg, and the Debian VM installs them): dpkg-buildpackage with
 # debhelper and dh-dkms.

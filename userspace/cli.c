@@ -94,23 +94,6 @@ void fr_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A JSON string literal; names and paths are plain, but quote defensively. */
-void fr_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 const struct fr_command *fr_command_find(const char *name)
 {
 	size_t i;

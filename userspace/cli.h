@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "probe.h"
 #include "sb.h"
@@ -89,7 +88,6 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 int fr_main(int argc, char **argv);
 void fr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fr_json_string(FILE *f, const char *s);
 
 struct fr_member;
 struct fr_status;
@@ -102,7 +100,7 @@ struct fr_dm_info;
 /* Helpers shared by the verbs (common.c). */
 void fr_open_error(const char *path, int err);
 void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear);
-int fr_uuid_generate(uint8_t *uuid);
+void fr_uuid_generate(uint8_t *uuid);
 void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len);
 void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 			   struct fr_table *t);

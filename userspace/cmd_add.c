@@ -107,10 +107,7 @@ int fr_cmd_add(const struct fr_opts *o)
 	sb.slot = FR_SB_SLOT_SPARE;
 	sb.state = 0;
 	sb.failed_mask = 0;
-	if (fr_uuid_generate(sb.member_uuid)) {
-		fr_err("%s: cannot generate a UUID: %s", nm.path, strerror(errno));
-		goto out;
-	}
+	fr_uuid_generate(sb.member_uuid);
 	fr_sb_touch(&sb, 0, 0);
 	ret = fr_sb_write(&nm, &sb);
 	if (ret) {

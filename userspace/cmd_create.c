@@ -273,18 +273,11 @@ int fr_cmd_create(const struct fr_opts *o)
 	}
 	sb.ctime = (uint64_t)time(NULL);
 	sb.utime = sb.ctime;
-	if (fr_uuid_generate(sb.array_uuid)) {
-		fr_err("%s: cannot generate a UUID: %s", name, strerror(errno));
-		goto out;
-	}
+	fr_uuid_generate(sb.array_uuid);
 	for (i = 0; i < n; i++) {
 		m[i].sb = sb;
 		m[i].sb.slot = i;
-		if (fr_uuid_generate(m[i].sb.member_uuid)) {
-			fr_err("%s: cannot generate a UUID: %s", m[i].path,
-			       strerror(errno));
-			goto out;
-		}
+		fr_uuid_generate(m[i].sb.member_uuid);
 		slots[i] = &m[i];
 	}
 	fr_table_from_members(slots, n, &t);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "config.h"
 #include "export.h"
+#include "jsonout.h"
 #include "probe.h"
 #include "table.h"
 #include "util.h"
@@ -35,56 +36,70 @@ static void time_string(uint64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)t);
 }
 
-static void print_json(const char *path, const struct fr_sb *sb,
-		       uint64_t dirty)
+/*
+ * The member as examine --json prints it. ra_cache_mb and stripe_cache_mb
+ * are null when not given (stripe_cache_mb is 0 in a block from before
+ * the field); a spare has no slot.
+ */
+static struct json_object *examine_json(const char *path,
+					const struct fr_sb *sb, uint64_t dirty)
 {
 	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
 	char state[32], ct[32], ut[32];
+	struct json_object *o = json_object_new_object();
+	bool spare = fr_sb_is_spare(sb);
 
 	fr_uuid_format(sb->array_uuid, au);
 	fr_uuid_format(sb->member_uuid, mu);
 	state_string(sb->state, state, sizeof(state));
 	time_string(sb->ctime, ct, sizeof(ct));
 	time_string(sb->utime, ut, sizeof(ut));
-	printf("{\"device\": ");
-	fr_json_string(stdout, path);
-	printf(", \"format_version\": %u, \"layout_version\": %u, "
-	       "\"array_uuid\": \"%s\", \"member_uuid\": \"%s\", \"name\": ",
-	       sb->format_version, sb->layout_version, au, mu);
-	fr_json_string(stdout, sb->name);
-	if (fr_sb_is_spare(sb))
-		printf(", \"role\": \"spare\", \"slot\": null");
-	else
-		printf(", \"role\": \"member\", \"slot\": %u", sb->slot);
-	printf(", \"level\": \"%s\", \"chunk_sectors\": %u, \"devices\": %u, "
-	       "\"data_offset_sectors\": %llu, "
-	       "\"member_data_sectors\": %llu, \"array_sectors\": %llu, "
-	       "\"events\": %llu, \"state\": \"%s\", \"failed_mask\": %llu, "
-	       "\"flush_policy\": \"%s\", \"readahead_sectors\": %u, "
-	       "\"ctime\": \"%s\", \"utime\": \"%s\", "
-	       "\"target_readahead\": \"%s\", \"ra_window\": %u, ",
-	       fr_level_name(sb->level), sb->chunk_sectors, sb->ndevs,
-	       (unsigned long long)sb->data_offset,
-	       (unsigned long long)sb->member_sectors,
-	       (unsigned long long)sb->array_sectors,
-	       (unsigned long long)sb->events, state,
-	       (unsigned long long)sb->failed_mask,
-	       fr_flush_name(sb->flush_policy), sb->readahead_sectors, ct, ut,
-	       ra_mode_name(sb->ra_mode), sb->ra_window);
-	if (sb->ra_cache_mb == FR_RA_CACHE_DEFAULT)
-		printf("\"ra_cache_mb\": null, ");
-	else
-		printf("\"ra_cache_mb\": %u, ", sb->ra_cache_mb);
-	/* null: not given (0 in a block from before the field) */
-	if (fr_sb_stripe_cache_given(sb))
-		printf("\"stripe_cache_mb\": %u, ", sb->stripe_cache_mb);
-	else
-		printf("\"stripe_cache_mb\": null, ");
-	printf("\"bitmap_region_sectors\": %u, \"bitmap_sectors\": %u, "
-	       "\"bitmap_dirty_regions\": %llu, \"events_cleared\": %llu}\n",
-	       sb->bitmap_region_sectors, sb->bitmap_sectors,
-	       (unsigned long long)dirty,
-	       (unsigned long long)sb->events_cleared);
+	if (fr_json_add_str(o, "device", path) ||
+	    fr_json_add_u64(o, "format_version", sb->format_version) ||
+	    fr_json_add_u64(o, "layout_version", sb->layout_version) ||
+	    fr_json_add_str(o, "array_uuid", au) ||
+	    fr_json_add_str(o, "member_uuid", mu) ||
+	    fr_json_add_str(o, "name", sb->name) ||
+	    fr_json_add_str(o, "role", spare ? "spare" : "member") ||
+	    fr_json_add_u64_or_null(o, "slot", !spare, sb->slot) ||
+	    fr_json_add_str(o, "level", fr_level_name(sb->level)) ||
+	    fr_json_add_u64(o, "chunk_sectors", sb->chunk_sectors) ||
+	    fr_json_add_u64(o, "devices", sb->ndevs) ||
+	    fr_json_add_u64(o, "data_offset_sectors", sb->data_offset) ||
+	    fr_json_add_u64(o, "member_data_sectors", sb->member_sectors) ||
+	    fr_json_add_u64(o, "array_sectors", sb->array_sectors) ||
+	    fr_json_add_u64(o, "events", sb->events) ||
+	    fr_json_add_str(o, "state", state) ||
+	    fr_json_add_u64(o, "failed_mask", sb->failed_mask) ||
+	    fr_json_add_str(o, "flush_policy",
+			    fr_flush_name(sb->flush_policy)) ||
+	    fr_json_add_u64(o, "readahead_sectors", sb->readahead_sectors) ||
+	    fr_json_add_str(o, "ctime", ct) ||
+	    fr_json_add_str(o, "utime", ut) ||
+	    fr_json_add_str(o, "target_readahead", ra_mode_name(sb->ra_mode)) ||
+	    fr_json_add_u64(o, "ra_window", sb->ra_window) ||
+	    fr_json_add_u64_or_null(o, "ra_cache_mb",
+				    sb->ra_cache_mb != FR_RA_CACHE_DEFAULT,
+				    sb->ra_cache_mb) ||
+	    fr_json_add_u64_or_null(o, "stripe_cache_mb",
+				    fr_sb_stripe_cache_given(sb),
+				    sb->stripe_cache_mb) ||
+	    fr_json_add_u64(o, "bitmap_region_sectors",
+			    sb->bitmap_region_sectors) ||
+	    fr_json_add_u64(o, "bitmap_sectors", sb->bitmap_sectors) ||
+	    fr_json_add_u64(o, "bitmap_dirty_regions", dirty) ||
+	    fr_json_add_u64(o, "events_cleared", sb->events_cleared)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* One line: scripts cut "bitmap_dirty_regions": N out with sed. 0 or -errno. */
+int fr_examine_print_json(FILE *f, const char *path, const struct fr_sb *sb,
+			  uint64_t dirty)
+{
+	return fr_json_print(f, examine_json(path, sb, dirty), FR_JSON_ONELINE);
 }
 
 /* The sync pass's limits per member; 0 is not set. */
@@ -208,9 +223,14 @@ int fr_cmd_examine(const struct fr_opts *o)
 		fr_err("%s: %s", m.path, fr_sb_strerror(m.sb_err));
 		return FR_EXIT_FAIL;
 	}
-	if (o->json)
-		print_json(m.path, &m.sb, dirty);
-	else
+	if (!o->json) {
 		print_human(m.path, &m.sb, dirty);
+		return FR_EXIT_OK;
+	}
+	ret = fr_examine_print_json(stdout, m.path, &m.sb, dirty);
+	if (ret) {
+		fr_err("%s: printing JSON failed: %s", m.path, strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
 	return FR_EXIT_OK;
 }

@@ -426,10 +426,7 @@ int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 	}
 	sb = *tmpl;
 	sb.slot = slot;
-	if (fr_uuid_generate(sb.member_uuid)) {
-		fr_err("%s: cannot generate a UUID: %s", nm.path, strerror(errno));
-		goto out;
-	}
+	fr_uuid_generate(sb.member_uuid);
 	/* a crash mid-rebuild must never let it back in as a re-add */
 	sb.state |= FR_SB_STATE_REBUILDING;
 	nm.sb = sb;

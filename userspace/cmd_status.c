@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "dm.h"
+#include "jsonout.h"
 #include "probe.h"
 #include "progress.h"
 #include "spare.h"
@@ -24,6 +25,8 @@
 
 struct fr_status_ctx {
 	bool json;
+	struct json_object *arrays;	/* --json: the document's list */
+	int json_err;			/* --json: -ENOMEM building it */
 	int count;
 	int failed;
 	int worst;		/* FR_STATUS_EXIT_* of the sickest array */
@@ -95,120 +98,171 @@ static const char *stripe_cache(const struct fr_table *t, char *buf, size_t len)
 }
 
 /*
+ * "readahead" and "flushes_elided" are left out, not null, when the target
+ * does not count them: status --json has always printed them that way.
+ */
+static int json_ra_stats(struct json_object *o, const struct fr_status *st)
+{
+	struct json_object *r;
+
+	if (!st->has_ra_stats)
+		return 0;
+	r = fr_json_add_object(o, "readahead");
+	if (fr_json_add_u64(r, "hits", st->ra_hits) ||
+	    fr_json_add_u64(r, "misses", st->ra_misses) ||
+	    fr_json_add_u64(r, "prefetched_sectors", st->ra_prefetched) ||
+	    fr_json_add_u64(r, "wasted_sectors", st->ra_wasted))
+		return -ENOMEM;
+	return fr_json_add_u64(o, "flushes_elided", st->flushes_elided);
+}
+
+/*
  * "stripe_cache": null for raid0; held_kib and peak_kib are null when the
  * target is older than 1.1.0 and does not report them.
  */
-static void print_json_stripe_cache(const struct fr_table *t,
-				    const struct fr_status *st)
+static int json_stripe_cache(struct json_object *o, const struct fr_table *t,
+			     const struct fr_status *st)
 {
-	if (t->level != FR_LEVEL_RAID6) {
-		printf("\"stripe_cache\": null, ");
-		return;
-	}
-	printf("\"stripe_cache\": {\"mb\": %u, \"default\": %s, ",
-	       t->stripe_cache_set ? t->stripe_cache_mb :
-	       fr_stripe_cache_default_mb(t->ndevs, t->chunk_sectors),
-	       t->stripe_cache_set ? "false" : "true");
-	if (st->has_stripe_cache)
-		printf("\"held_kib\": %llu, \"peak_kib\": %llu}, ",
-		       (unsigned long long)st->stripe_cache_kib,
-		       (unsigned long long)st->stripe_cache_peak_kib);
-	else
-		printf("\"held_kib\": null, \"peak_kib\": null}, ");
+	struct json_object *c;
+
+	if (t->level != FR_LEVEL_RAID6)
+		return fr_json_add_null(o, "stripe_cache");
+	c = fr_json_add_object(o, "stripe_cache");
+	if (fr_json_add_u64(c, "mb", t->stripe_cache_set ? t->stripe_cache_mb :
+			    fr_stripe_cache_default_mb(t->ndevs,
+						       t->chunk_sectors)) ||
+	    fr_json_add_bool(c, "default", !t->stripe_cache_set) ||
+	    fr_json_add_u64_or_null(c, "held_kib", st->has_stripe_cache,
+				    st->stripe_cache_kib) ||
+	    fr_json_add_u64_or_null(c, "peak_kib", st->has_stripe_cache,
+				    st->stripe_cache_peak_kib))
+		return -ENOMEM;
+	return 0;
 }
 
-static void print_json(const char *name, const char *uuid, uint64_t len,
-		       const struct fr_table *t, const struct fr_status *st,
-		       char (*paths)[FR_PATH_MAX], long ra, bool first,
-		       char (*spares)[FR_PATH_MAX], int nspares)
+/* "superblock": null without one, or from a target older than 1.3.0. */
+static int json_superblock(struct json_object *o, const struct fr_table *t,
+			   const struct fr_status *st)
 {
+	struct json_object *c;
+
+	if (!st->has_sb || !t->superblock)
+		return fr_json_add_null(o, "superblock");
+	c = fr_json_add_object(o, "superblock");
+	if (fr_json_add_str(c, "state", st->sb_state) ||
+	    fr_json_add_u64(c, "events", st->sb_events))
+		return -ENOMEM;
+	return 0;
+}
+
+/* "bitmap": null without one, or from a target older than 1.4.0. */
+static int json_bitmap(struct json_object *o, const struct fr_status *st)
+{
+	struct json_object *c;
+
+	if (!st->has_bitmap || !st->bitmap_region_sectors)
+		return fr_json_add_null(o, "bitmap");
+	c = fr_json_add_object(o, "bitmap");
+	if (fr_json_add_u64(c, "region_sectors", st->bitmap_region_sectors) ||
+	    fr_json_add_u64(c, "dirty_regions", st->bitmap_dirty) ||
+	    fr_json_add_u64(c, "sync_regions", st->sync_regions))
+		return -ENOMEM;
+	return 0;
+}
+
+static int json_spares(struct json_object *o, char (*spares)[FR_PATH_MAX],
+		       int nspares)
+{
+	struct json_object *a = fr_json_add_array(o, "spares");
 	int k;
+
+	if (!a)
+		return -ENOMEM;
+	for (k = 0; k < nspares; k++)
+		if (fr_json_push(a, json_object_new_string(spares[k])))
+			return -ENOMEM;
+	return 0;
+}
+
+/* A missing member has no device, devno or offset: null, not "-". */
+static int json_members(struct json_object *o, const struct fr_table *t,
+			const struct fr_status *st, char (*paths)[FR_PATH_MAX])
+{
+	struct json_object *a = fr_json_add_array(o, "members"), *m;
+	char devno[24];
 	uint32_t i;
 
-	printf("%s\n    {\"name\": ", first ? "" : ",");
-	fr_json_string(stdout, name);
-	printf(", \"uuid\": \"%s\", \"level\": \"%s\", \"size_bytes\": %llu, "
-	       "\"sectors\": %llu, \"chunk_bytes\": %u, \"devices\": %u, "
-	       "\"flush_policy\": \"%s\", \"readahead_kb\": %ld, "
-	       "\"sync_current\": %llu, \"sync_total\": %llu, "
-	       "\"action\": \"%s\", \"mismatch_sectors\": %llu, ",
-	       uuid, fr_level_name(t->level), (unsigned long long)len << 9,
-	       (unsigned long long)len, t->chunk_sectors << 9, t->ndevs,
-	       fr_flush_name(t->flush_policy), ra,
-	       (unsigned long long)st->sync_cur,
-	       (unsigned long long)st->sync_total, st->action,
-	       (unsigned long long)st->mismatch_cnt);
-	/* the target's settings, named as examine names them; null: default */
-	printf("\"target_readahead\": \"%s\", ", ra_mode(t));
-	if (t->ra_window_set)
-		printf("\"ra_window\": %u, ", t->ra_window);
-	else
-		printf("\"ra_window\": null, ");
-	if (t->ra_cache_set)
-		printf("\"ra_cache_mb\": %u, ", t->ra_cache_mb);
-	else
-		printf("\"ra_cache_mb\": null, ");
-	if (st->has_ra_stats)
-		printf("\"readahead\": {\"hits\": %llu, \"misses\": %llu, "
-		       "\"prefetched_sectors\": %llu, \"wasted_sectors\": %llu}, "
-		       "\"flushes_elided\": %llu, ",
-		       (unsigned long long)st->ra_hits,
-		       (unsigned long long)st->ra_misses,
-		       (unsigned long long)st->ra_prefetched,
-		       (unsigned long long)st->ra_wasted,
-		       (unsigned long long)st->flushes_elided);
-	print_json_stripe_cache(t, st);
-	if (st->has_sb && t->superblock)
-		printf("\"superblock\": {\"state\": \"%s\", \"events\": %llu}, ",
-		       st->sb_state, (unsigned long long)st->sb_events);
-	else
-		printf("\"superblock\": null, ");
-	if (st->has_bitmap && st->bitmap_region_sectors)
-		printf("\"bitmap\": {\"region_sectors\": %u, \"dirty_regions\": %llu, \"sync_regions\": %llu}, ",
-		       st->bitmap_region_sectors,
-		       (unsigned long long)st->bitmap_dirty,
-		       (unsigned long long)st->sync_regions);
-	else
-		printf("\"bitmap\": null, ");
-	if (st->has_bitmap && st->lost_row != UINT64_MAX)
-		printf("\"rebuild_lost_row\": %llu, ", (unsigned long long)st->lost_row);
-	else
-		printf("\"rebuild_lost_row\": null, ");
-	printf("\"spares\": [");
-	for (k = 0; k < nspares; k++) {
-		printf("%s", k ? ", " : "");
-		fr_json_string(stdout, spares[k]);
-	}
-	printf("], \"members\": [");
+	if (!a)
+		return -ENOMEM;
 	for (i = 0; i < t->ndevs; i++) {
 		const struct fr_member_stats *s = &st->members[i];
+		const struct fr_table_dev *d = &t->devs[i];
 
-		printf("%s\n      {\"slot\": %u, ", i ? "," : "", i);
-		if (t->devs[i].missing) {
-			printf("\"device\": null, \"devno\": null, \"offset_sectors\": null");
-		} else {
-			printf("\"device\": ");
-			fr_json_string(stdout, paths[i]);
-			printf(", \"devno\": \"%u:%u\", \"offset_sectors\": %llu",
-			       t->devs[i].major, t->devs[i].minor,
-			       (unsigned long long)t->devs[i].offset);
-		}
-		printf(", \"health\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
-		       "\"read_sectors\": %llu, \"write_sectors\": %llu, "
-		       "\"flushes\": %llu, \"errors\": %llu, "
-		       "\"read_errors_corrected\": %llu, "
-		       "\"check_blamed_sectors\": %llu}",
-		       fr_health_name(st->health[i]),
-		       (unsigned long long)s->reads,
-		       (unsigned long long)s->writes,
-		       (unsigned long long)s->read_sectors,
-		       (unsigned long long)s->write_sectors,
-		       (unsigned long long)s->flushes,
-		       (unsigned long long)s->errors,
-		       (unsigned long long)s->read_errors_corrected,
-		       (unsigned long long)s->check_blamed_sectors);
+		snprintf(devno, sizeof(devno), "%u:%u", d->major, d->minor);
+		m = fr_json_push_object(a);
+		if (fr_json_add_u64(m, "slot", i) ||
+		    fr_json_add_str(m, "device", d->missing ? NULL : paths[i]) ||
+		    fr_json_add_str(m, "devno", d->missing ? NULL : devno) ||
+		    fr_json_add_u64_or_null(m, "offset_sectors", !d->missing,
+					    d->offset) ||
+		    fr_json_add_str(m, "health",
+				    fr_health_name(st->health[i])) ||
+		    fr_json_add_u64(m, "reads", s->reads) ||
+		    fr_json_add_u64(m, "writes", s->writes) ||
+		    fr_json_add_u64(m, "read_sectors", s->read_sectors) ||
+		    fr_json_add_u64(m, "write_sectors", s->write_sectors) ||
+		    fr_json_add_u64(m, "flushes", s->flushes) ||
+		    fr_json_add_u64(m, "errors", s->errors) ||
+		    fr_json_add_u64(m, "read_errors_corrected",
+				    s->read_errors_corrected) ||
+		    fr_json_add_u64(m, "check_blamed_sectors",
+				    s->check_blamed_sectors))
+			return -ENOMEM;
 	}
-	printf("\n    ]}");
+	return 0;
+}
+
+/*
+ * One array as status --json prints it. The target's settings are named
+ * as examine names them, null where the target picks its default; @ra is
+ * the block readahead in KiB, -1 when sysfs does not say.
+ */
+struct json_object *fr_status_json(const char *name, const char *uuid,
+				   uint64_t len, const struct fr_table *t,
+				   const struct fr_status *st,
+				   char (*paths)[FR_PATH_MAX], long ra,
+				   char (*spares)[FR_PATH_MAX], int nspares)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (fr_json_add_str(o, "name", name) ||
+	    fr_json_add_str(o, "uuid", uuid) ||
+	    fr_json_add_str(o, "level", fr_level_name(t->level)) ||
+	    fr_json_add_u64(o, "size_bytes", len << 9) ||
+	    fr_json_add_u64(o, "sectors", len) ||
+	    fr_json_add_u64(o, "chunk_bytes", (uint64_t)t->chunk_sectors << 9) ||
+	    fr_json_add_u64(o, "devices", t->ndevs) ||
+	    fr_json_add_str(o, "flush_policy", fr_flush_name(t->flush_policy)) ||
+	    fr_json_add_i64(o, "readahead_kb", ra) ||
+	    fr_json_add_u64(o, "sync_current", st->sync_cur) ||
+	    fr_json_add_u64(o, "sync_total", st->sync_total) ||
+	    fr_json_add_str(o, "action", st->action) ||
+	    fr_json_add_u64(o, "mismatch_sectors", st->mismatch_cnt) ||
+	    fr_json_add_str(o, "target_readahead", ra_mode(t)) ||
+	    fr_json_add_u64_or_null(o, "ra_window", t->ra_window_set,
+				    t->ra_window) ||
+	    fr_json_add_u64_or_null(o, "ra_cache_mb", t->ra_cache_set,
+				    t->ra_cache_mb) ||
+	    json_ra_stats(o, st) || json_stripe_cache(o, t, st) ||
+	    json_superblock(o, t, st) || json_bitmap(o, st) ||
+	    fr_json_add_u64_or_null(o, "rebuild_lost_row",
+				    st->has_bitmap && st->lost_row != UINT64_MAX,
+				    st->lost_row) ||
+	    json_spares(o, spares, nspares) || json_members(o, t, st, paths)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* A sync speed limit of @kib KiB/s per member, or @none for not set. */
@@ -365,6 +419,7 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 	struct fr_table t;
 	size_t plen = strlen(FR_DM_UUID_PREFIX);
 	uint32_t i;
+	long ra;
 	int ret;
 
 	ret = fr_dm_status(name, FR_DM_TABLE, &table);
@@ -406,13 +461,14 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 		if (nspares < 0)
 			nspares = 0;
 	}
-	if (ctx->json)
-		print_json(name, uuid, table.len, &t, &st, paths,
-			   fr_readahead_kb_read(dmi.major, dmi.minor), !ctx->count,
-			   spares, nspares);
-	else {
-		print_human(name, uuid, table.len, &t, &st, paths,
-			    fr_readahead_kb_read(dmi.major, dmi.minor),
+	ra = fr_readahead_kb_read(dmi.major, dmi.minor);
+	if (ctx->json) {
+		if (fr_json_push(ctx->arrays,
+				 fr_status_json(name, uuid, table.len, &t, &st,
+						paths, ra, spares, nspares)))
+			ctx->json_err = -ENOMEM;
+	} else {
+		print_human(name, uuid, table.len, &t, &st, paths, ra,
 			    spares, nspares);
 		if (strcmp(st.action, "idle") && st.sync_total)
 			print_progress(name, ctx, &st);
@@ -431,26 +487,37 @@ static int status_each(const char *name, void *arg)
 /* One report of NAME (or every array); its exit code. */
 static int status_report(const struct fr_opts *o, struct fr_status_ctx *ctx)
 {
+	struct json_object *doc = NULL;
 	int ret = 0;
 
 	ctx->json = o->json;
-	ctx->count = ctx->failed = ctx->worst = 0;
+	ctx->count = ctx->failed = ctx->worst = ctx->json_err = 0;
+	/* a failed allocation leaves ctx->arrays NULL, and every push fails */
 	if (ctx->json)
-		printf("{\"arrays\": [");
+		doc = fr_json_arrays_doc(&ctx->arrays);
 	if (o->argc)
 		status_one(o->argv[0], ctx, false);
 	else
 		ret = fr_dm_list(status_each, ctx);
-	if (ctx->json)
-		printf("%s]}\n", ctx->count ? "\n  " : "");
-	else if (!ctx->count && !o->argc && !ret)
+	if (ctx->json) {
+		/* a report short of a running array misleads: print none */
+		if (ctx->json_err)
+			json_object_put(doc);
+		else
+			ctx->json_err = fr_json_print(stdout, doc,
+						      FR_JSON_MULTILINE);
+		if (ctx->json_err)
+			fr_err("status: printing JSON failed: %s",
+			       strerror(-ctx->json_err));
+	} else if (!ctx->count && !o->argc && !ret) {
 		printf("no fanraid arrays running\n");
+	}
 	if (ret) {
 		fr_err("device-mapper: listing devices failed: %s (is dm_mod loaded?)",
 		       strerror(-ret));
 		return FR_STATUS_EXIT_ERROR;
 	}
-	return ctx->failed ? FR_STATUS_EXIT_ERROR : ctx->worst;
+	return ctx->failed || ctx->json_err ? FR_STATUS_EXIT_ERROR : ctx->worst;
 }
 
 /*

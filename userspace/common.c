@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 
 #include <raidcalc.h>
+#include <uuid/uuid.h>
 
 #include "cli.h"
 #include "dm.h"
@@ -45,14 +45,15 @@ void fr_sb_touch(struct fr_sb *sb, uint32_t set, uint32_t clear)
 	sb->utime = now > sb->ctime ? now : sb->ctime;
 }
 
-/* Random (version 4) UUID. */
-int fr_uuid_generate(uint8_t *uuid)
+/*
+ * A random (version 4) UUID, never a time-based one: it would carry the
+ * host's MAC address onto every member. libuuid reads getrandom() and
+ * cannot fail (without it, /dev/urandom, then a pseudo-random generator:
+ * uuid_generate(3)), so neither does this.
+ */
+void fr_uuid_generate(uint8_t *uuid)
 {
-	if (getrandom(uuid, FR_UUID_LEN, 0) != FR_UUID_LEN)
-		return -errno;
-	uuid[6] = (uuid[6] & 0x0f) | 0x40;
-	uuid[8] = (uuid[8] & 0x3f) | 0x80;
-	return 0;
+	uuid_generate_random(uuid);
 }
 
 /* The dm uuid marks the device as ours, so list/status can find arrays. */

@@ -5,9 +5,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
+
+#include <uuid/uuid.h>
 
 #include "sb.h"
+
+_Static_assert(sizeof(uuid_t) == FR_UUID_LEN, "libuuid's uuid_t is our UUID");
 
 const char *fr_level_name(uint32_t level)
 {
@@ -37,10 +40,7 @@ const char *fr_flush_name(uint32_t policy)
 /* 8-4-4-4-12 lower-case hex; @out holds FR_UUID_STR_LEN + 1 bytes. */
 void fr_uuid_format(const uint8_t *u, char *out)
 {
-	snprintf(out, FR_UUID_STR_LEN + 1,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
-		 u[10], u[11], u[12], u[13], u[14], u[15]);
+	uuid_unparse_lower(u, out);
 }
 
 static int hexval(char c)
@@ -53,7 +53,13 @@ static int hexval(char c)
 	return -1;
 }
 
-/* Accepts 32 hex digits, with or without the usual dashes. 0 or -EINVAL. */
+/*
+ * Accepts 32 hex digits, with or without the usual dashes. 0 or -EINVAL.
+ * Not libuuid's uuid_parse(): it takes only the 36-character 8-4-4-4-12
+ * form, and the bare 32 digits are how udev names the array to
+ * fanraid-last-resort@.service (FANRAID_UUID32), which passes them on
+ * to --uuid; users and fanraid.conf have had both forms (fanraid(8)).
+ */
 int fr_uuid_parse(const char *s, uint8_t *uuid)
 {
 	int n = 0;

@@ -18,7 +18,7 @@ KVER=${KVER:-$(cd "$here/../vm" && ./initramfs.sh kver)}
 # Debian's default of local delivery) for the monitor's mail.
 pkgs="systemd systemd-sysv udev dbus kmod initramfs-tools
 linux-image-$KVER linux-headers-$KVER dkms make gcc libc6-dev
-libisal2 libdevmapper1.02.1 libblkid1 libudev1 dmsetup
+libisal2 libdevmapper1.02.1 libblkid1 libudev1 libjson-c5 libuuid1 dmsetup
 xfsprogs util-linux procps jq exim4-daemon-light zstd"
 size=3G
 

@@ -87,7 +87,8 @@ if [ -n "$tools" ] && [ -n "$dkms" ]; then
 	check "fanraid-tools remakes the initrds when installed" bash -c \
 		"dpkg-deb --ctrl-tarfile '$tools' | tar -xOf - ./triggers | grep -qx 'activate-noawait update-initramfs'"
 	check "fanraid-tools depends on the libraries it links" bash -c \
-		"dpkg-deb -f '$tools' Depends | grep -q libdevmapper && dpkg-deb -f '$tools' Depends | grep -q libblkid"
+		"dpkg-deb -f '$tools' Depends | grep -q libdevmapper && dpkg-deb -f '$tools' Depends | grep -q libblkid &&
+		 dpkg-deb -f '$tools' Depends | grep -q libjson-c && dpkg-deb -f '$tools' Depends | grep -q libuuid"
 fi
 echo "pkg: $([ $failed = 0 ] && echo pass || echo FAIL)"
 exit $failed

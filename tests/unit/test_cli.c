@@ -287,18 +287,6 @@ static void test_size_formats_iec(void **state)
 	assert_string_equal(buf, "16.00 EiB");
 }
 
-static void test_json_string_escapes(void **state)
-{
-	char buf[64] = "";
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	(void)state;
-	assert_non_null(f);
-	fr_json_string(f, "a\"b\\c\n");
-	fclose(f);
-	assert_string_equal(buf, "\"a\\\"b\\\\c\\u000a\"");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,7 +300,6 @@ int main(void)
 		cmocka_unit_test(test_main_exit_codes_for_usage_errors),
 		cmocka_unit_test(test_u64_parser_is_strict),
 		cmocka_unit_test(test_size_formats_iec),
-		cmocka_unit_test(test_json_string_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,8 +199,9 @@ build_overlay() {
 	[ -d "$here/selftest" ] && cp "$here"/selftest/*.sh "$root/tests/"
 	cp "$plan" "$root/etc/vmtest.plan"
 
-	# Our tools go to /usr/bin; their libraries (libisal, libdevmapper,
-	# libblkid) are copied again, which is harmless: the overlay unpacks last.
+	# Our tools go to /usr/bin with every library ldd names (libisal,
+	# libdevmapper, libblkid, libudev, json-c, libuuid); those the base
+	# has are copied again, which is harmless: the overlay unpacks last.
 	for f in "$build/raidcalc" "$build/fanraid"; do
 		[ -x "$f" ] || continue
 		cp "$f" "$root/usr/bin/"
