@@ -39,7 +39,7 @@ static void time_string(uint64_t t, char *buf, size_t len)
 /*
  * The member as examine --json prints it. ra_cache_mb and stripe_cache_mb
  * are null when not given (stripe_cache_mb is 0 in a block from before
- * the field); a spare has no slot.
+ * the field), and so are the sync speeds when 0; a spare has no slot.
  */
 static struct json_object *examine_json(const char *path,
 					const struct fr_sb *sb, uint64_t dirty)
@@ -84,6 +84,10 @@ static struct json_object *examine_json(const char *path,
 	    fr_json_add_u64_or_null(o, "stripe_cache_mb",
 				    fr_sb_stripe_cache_given(sb),
 				    sb->stripe_cache_mb) ||
+	    fr_json_add_u64_or_null(o, "sync_speed_min_kib",
+				    sb->sync_speed_min, sb->sync_speed_min) ||
+	    fr_json_add_u64_or_null(o, "sync_speed_max_kib",
+				    sb->sync_speed_max, sb->sync_speed_max) ||
 	    fr_json_add_u64(o, "bitmap_region_sectors",
 			    sb->bitmap_region_sectors) ||
 	    fr_json_add_u64(o, "bitmap_sectors", sb->bitmap_sectors) ||

@@ -254,6 +254,12 @@ struct json_object *fr_status_json(const char *name, const char *uuid,
 	    fr_json_add_u64_or_null(o, "ra_cache_mb", t->ra_cache_set,
 				    t->ra_cache_mb) ||
 	    json_ra_stats(o, st) || json_stripe_cache(o, t, st) ||
+	    fr_json_add_u64_or_null(o, "sync_speed_min_kib",
+				    t->min_sync_rate_set && t->min_sync_rate,
+				    t->min_sync_rate) ||
+	    fr_json_add_u64_or_null(o, "sync_speed_max_kib",
+				    t->max_sync_rate_set && t->max_sync_rate,
+				    t->max_sync_rate) ||
 	    json_superblock(o, t, st) || json_bitmap(o, st) ||
 	    fr_json_add_u64_or_null(o, "rebuild_lost_row",
 				    st->has_bitmap && st->lost_row != UINT64_MAX,

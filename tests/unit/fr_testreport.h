@@ -34,6 +34,8 @@ static inline void t_report_sb_member(struct fr_sb *sb)
 	sb->ra_window = 8;
 	sb->ra_cache_mb = 64;
 	sb->stripe_cache_mb = 32;
+	sb->sync_speed_min = 1024;
+	sb->sync_speed_max = UINT32_MAX;
 	sb->bitmap_region_sectors = 2048;
 	sb->bitmap_sectors = 8;
 	sb->events_cleared = 5;
@@ -72,8 +74,8 @@ static inline int t_report_raid6(struct t_report_array *a)
 	a->uuid = "42424242-4242-4242-4242-424242424242";
 	a->len = 3ull << 33;
 	a->ra = 1024;
-	if (fr_table_parse("raid6 256 9 flush_policy dirty readahead on "
-			   "ra_window 8 ra_cache_mb 16 superblock "
+	if (fr_table_parse("raid6 256 11 flush_policy dirty min_sync_rate 512 "
+			   "readahead on ra_window 8 ra_cache_mb 16 superblock "
 			   "4 253:0 2048 - - 253:2 2048 253:3 2048", &a->t) ||
 	    fr_status_parse("raid6 4 AaDA 5368709120/8589934592 recover "
 			    "1 2 3 4 5 6 11 12 13 14 15 16 0 0 0 0 0 1 "

@@ -112,15 +112,21 @@ fanraid_wait_idle ss
 # Both limits are in every superblock, and assemble loads them.
 fanraid set ss sync-speed-max 4M sync-speed-min 1M
 assert_contains "$(fanraid status ss)" "sync speed: minimum 1.00 MiB/s, maximum 4.00 MiB/s per member"
+jq -e '.arrays[0] | .sync_speed_min_kib == 1024 and .sync_speed_max_kib == 4096' \
+	<(fanraid status --json ss) >/dev/null || fail "status --json: $(fanraid status --json ss)"
 fanraid stop ss
 for d in "${devs[@]:0:4}"; do
 	assert_contains "$(fanraid examine "$d")" "sync speed: minimum 1.00 MiB/s, maximum 4.00 MiB/s per member"
+	jq -e '.sync_speed_min_kib == 1024 and .sync_speed_max_kib == 4096' \
+		<(fanraid examine --json "$d") >/dev/null || fail "examine --json $d: $(fanraid examine --json "$d")"
 done
 fanraid assemble ss "${devs[@]:0:4}"
 assert_contains "$(dmsetup table ss)" "max_sync_rate 4096 min_sync_rate 1024 "
 fanraid set ss sync-speed-max off sync-speed-min off
 fanraid stop ss
 assert_contains "$(fanraid examine "${devs[2]}")" "sync speed: minimum none, maximum unlimited per member"
+jq -e '.sync_speed_min_kib == null and .sync_speed_max_kib == null' \
+	<(fanraid examine --json "${devs[2]}") >/dev/null || fail "examine --json after off"
 fanraid assemble ss "${devs[@]:0:4}"
 case "$(dmsetup table ss)" in *sync_rate*) fail "limits set off came back: $(dmsetup table ss)" ;; esac
 log "cap and floor held, retuned live, persisted and cleared"
