@@ -20,13 +20,24 @@ len=$((sz / chunk * chunk * (n - 2)))
 table="0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${d[@]}")"
 rounds=${ROUNDS:-3}
 
+# Requests each member holds (reads, writes): a stalled read worker waits
+# in fanraid_r6_io() for its member reads, so this says which member
+# stopped answering.
+members_inflight() {
+	local b
+	for b in /sys/block/nullb*; do
+		echo "${b##*/}: $(cat "$b/inflight")"
+	done | tr '\n' ' '
+	echo
+}
+
 # run LABEL: one timed fio write-and-verify; a watchdog reports a stall.
 run() {
 	local t0=$SECONDS
 	timeout 120 fio --name="$1" --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
 		--iodepth=32 --rw=write --bs=1M --size=$((len / 2048))M --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 >/tmp/fio.out 2>&1 ||
-		{ cat /tmp/fio.out; echo w >/proc/sysrq-trigger; fail "$1: fio failed or stalled ($((SECONDS - t0)) s)"; }
+		{ cat /tmp/fio.out; members_inflight; echo w >/proc/sysrq-trigger; fail "$1: fio failed or stalled ($((SECONDS - t0)) s)"; }
 	log "$1: $((SECONDS - t0)) s"
 }
 

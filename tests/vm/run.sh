@@ -209,7 +209,26 @@ declare -A scenario_path=()
 for p in "${paths[@]}"; do
 	scenario_path[$(basename "$p" .sh)]=$p
 done
-n=0 passed=0 failed=0 skipped=0
+# failure_details NAME RESULTS GROUP END: a failed scenario's own last
+# lines, the kernel log from its first warning (the first trace says why;
+# a later sysrq dump only shows what was stuck), and for a VM that died,
+# the console's tail.
+failure_details() {
+	local name=$1 res=$2 g=$3 end=$4 section
+	section=$(awk -v n="$name" '$0 == "@@ BEGIN " n { on = 1; next }
+		on && /^@@ END / { exit } on' "$res" 2>/dev/null)
+	echo "# $name:"
+	[ -n "$section" ] && printf '%s\n' "$section" | grep -v '^k|' | tail -n 20 | sed 's/^/#   /'
+	printf '%s\n' "$section" | grep '^k|' |
+		awk '/blocked for more than|WARNING:|BUG:|Oops|Call Trace/ { on = 1 } on' |
+		head -n 40 | sed 's/^/#   /'
+	if [ -z "$end" ]; then
+		echo "#   console tail ($logdir/$g.console):"
+		tail -n 25 "$logdir/$g.console" 2>/dev/null | tr -d '\r' | sed 's/^/#   /'
+	fi
+}
+
+n=0 passed=0 failed=0 skipped=0 details=""
 declare -A result=()
 for g in "${groups[@]}"; do
 	res=$logdir/$g.results
@@ -249,18 +268,14 @@ for g in "${groups[@]}"; do
 		*)
 			failed=$((failed + 1))
 			echo "not ok $n - $name (${secs}s) ${reason:+# $reason}"
-			# The scenario's own output and kernel log, last lines.
-			awk -v n="$name" '$0 == "@@ BEGIN " n { on = 1; next }
-				on && /^@@ END / { exit } on' "$res" 2>/dev/null |
-				tail -n 40 | sed 's/^/#   /'
-			if [ -z "$end" ]; then
-				echo "#   console tail ($logdir/$g.console):"
-				tail -n 25 "$logdir/$g.console" 2>/dev/null | tr -d '\r' | sed 's/^/#   /'
-			fi ;;
+			# Details after every result line: a CI log cut to its
+			# last lines then still shows why.
+			details+=$(failure_details "$name" "$res" "$g" "$end")$'\n' ;;
 		esac
 	done <"$logdir/$g.plan"
 done
 
+printf '%s' "$details"
 summary="$passed passed, $failed failed"
 [ $skipped -gt 0 ] && summary="$summary, $skipped skipped"
 echo "# logs: $logdir ($(($(date +%s) - start))s)"
