@@ -211,17 +211,21 @@ for p in "${paths[@]}"; do
 done
 # failure_details NAME RESULTS GROUP END: a failed scenario's own last
 # lines, the kernel log from its first warning (the first trace says why;
-# a later sysrq dump only shows what was stuck), and for a VM that died,
-# the console's tail.
+# a later sysrq dump only shows what was stuck) or else its last lines, and
+# for a VM that died, the console's tail.
 failure_details() {
 	local name=$1 res=$2 g=$3 end=$4 section
 	section=$(awk -v n="$name" '$0 == "@@ BEGIN " n { on = 1; next }
 		on && /^@@ END / { exit } on' "$res" 2>/dev/null)
 	echo "# $name:"
 	[ -n "$section" ] && printf '%s\n' "$section" | grep -v '^k|' | tail -n 20 | sed 's/^/#   /'
+	# With no warning, the kernel's last lines.
 	printf '%s\n' "$section" | grep '^k|' |
-		awk '/blocked for more than|WARNING:|BUG:|Oops|Call Trace/ { on = 1 } on' |
-		head -n 40 | sed 's/^/#   /'
+		awk '/blocked for more than|WARNING:|BUG:|Oops|Call Trace/ && !on { on = NR }
+			{ l[NR] = $0 }
+			END { from = on ? on : NR - 14; if (from < 1) from = 1
+			      for (i = from; i <= NR && i < from + 40; i++) print l[i] }' |
+		sed 's/^/#   /'
 	if [ -z "$end" ]; then
 		echo "#   console tail ($logdir/$g.console):"
 		tail -n 25 "$logdir/$g.console" 2>/dev/null | tr -d '\r' | sed 's/^/#   /'
