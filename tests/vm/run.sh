@@ -218,8 +218,7 @@ failure_details() {
 	section=$(awk -v n="$name" '$0 == "@@ BEGIN " n { on = 1; next }
 		on && /^@@ END / { exit } on' "$res" 2>/dev/null)
 	echo "# $name:"
-	[ -n "$section" ] && printf '%s\n' "$section" | grep -v '^k|' | tail -n 20 | sed 's/^/#   /'
-	# With no warning, the kernel's last lines.
+	printf '%s\n' "$section" | grep -v -e '^k|' -e '^$' | tail -n 20 | sed 's/^/#   /'
 	printf '%s\n' "$section" | grep '^k|' |
 		awk '/blocked for more than|WARNING:|BUG:|Oops|Call Trace/ && !on { on = NR }
 			{ l[NR] = $0 }
