@@ -10,7 +10,7 @@ BUILD := $(CURDIR)/build
 export BUILD
 
 .PHONY: help all deps deps-build raidcalc userspace module unit check pkgtest vmtest \
-	vm-shell debvm fstests ceph-bench demo bench install uninstall clean
+	vm-shell debvm ceph-smoke fstests ceph-bench demo bench install uninstall clean
 
 all: raidcalc userspace
 
@@ -23,6 +23,7 @@ help:
 	@echo "make fstests FSTESTS_SRC=DIR"
 	@echo "                  fstests from a kdave/xfstests checkout at $(FSTESTS_TAG),"
 	@echo "                  a subset on fanraid, dm-stripe and md (docs/testing.md)"
+	@echo "make ceph-smoke   a Ceph OSD on fanraid RAID6: rados put/get, HEALTH_OK"
 	@echo "make ceph-bench   rados bench, an OSD on fanraid, md, dm-stripe (docs/ceph.md)"
 	@echo "make demo | bench benchmarks (docs/benchmarking.md)"
 	@echo "make install | uninstall | clean"
@@ -60,6 +61,11 @@ vmtest: all module
 debvm: all
 	tests/debvm/run.sh
 
+# A one-node Ceph 16 in the storage VM, its OSD on a fanraid RAID6:
+# 64 MiB through rados byte-exact, HEALTH_OK (tests/debvm/ceph-smoke.sh).
+ceph-smoke: all module
+	tests/debvm/ceph-smoke.sh
+
 # fstests (kdave/xfstests at tag $(FSTESTS_TAG), a checkout the user
 # brings: FSTESTS_SRC=<dir>) built on the host under build/fstests, run in
 # the Debian VM on fanraid RAID0, RAID6, RAID6 degraded and the dm-stripe
@@ -91,6 +97,7 @@ check: deps
 	$(MAKE) pkgtest
 	$(MAKE) vmtest
 	$(MAKE) debvm
+	$(MAKE) ceph-smoke
 
 demo: deps
 	$(MAKE) all module

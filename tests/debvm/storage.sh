@@ -85,6 +85,8 @@ ceph)
 	cp "$top/bench/ceph/guest.sh" "$work/stage/debvm/boot.sh"
 	cp "$top/bench/ceph/deploy.sh" "$work/stage/debvm/"
 	echo "${CEPH_BENCH_SECONDS:-20}" >"$work/stage/debvm/ceph.seconds"
+	# CEPH_SMOKE=1: the smoke test alone, on the first configuration
+	[ "${CEPH_SMOKE:-0}" = 1 ] && : >"$work/stage/debvm/ceph.smoke"
 	echo "${CEPH_CONFIGS:-fanraid-raid0:passthrough fanraid-raid0:dirty fanraid-raid0:drop fanraid-raid6:passthrough fanraid-raid6:dirty fanraid-raid6:drop md-raid6 dm-stripe fanraid-raid6-fail:dirty}" \
 		>"$work/stage/debvm/ceph.configs"
 	for i in 0 1 2 3 4 5; do disks+=("m$i:${CEPH_MEMBER_SIZE:-2G}"); done
