@@ -9,12 +9,16 @@
 #   fanraid-raid6:POLICY   fanraid RAID6 of 6, flush_policy POLICY
 #   md-raid6               md RAID6 of 6 (--assume-clean on zeroed members)
 #   dm-stripe              dm-stripe of 6
-#   fanraid-raid6-fail:POLICY  fanraid RAID6, slot 1 failed FAIL_AT seconds
-#                          into the write bench; the OSD must stay up
+#   fanraid-raid6-fail:POLICY  fanraid RAID6 over dm-linear wrappers of the
+#                          members; FAIL_AT seconds into the write bench
+#                          slot 1's wrapper becomes the `error` target, so
+#                          the member fails on a real EIO; the OSD must
+#                          stay up
 # Each: rados bench write, then seq and rand over what it wrote, 16 x 4 MiB
 # in flight (-t 16 -b 4M), SECONDS each (/debvm/ceph.seconds). The first
 # OSD also takes the smoke test: rados put/get of 64 MiB byte-exact and
-# HEALTH_OK. Results on the second serial port:
+# HEALTH_OK; with /debvm/ceph.smoke (`make ceph-smoke`, part of `make
+# check`) that is all it runs. Results on the second serial port:
 #   @@ B <config> <write|seq|rand> <MB/s> <stall seconds> <longest stall>
 #        <max latency s> <avg latency s>
 #   @@ H <config> <health>        ok - / not ok - <what>
@@ -25,6 +29,8 @@ exec 3>/dev/ttyS1
 chunk=64K
 secs=$(cat /debvm/ceph.seconds)
 fail_at=${FAIL_AT:-8}
+smoke_only=0
+[ -e /debvm/ceph.smoke ] && smoke_only=1
 failed=0
 
 say() { echo "$*" >&3; echo "ceph: $*"; }
@@ -74,8 +80,17 @@ array() {
 	case $kind in
 	fanraid-raid0)
 		fanraid create cb --level 0 --chunk $chunk --flush "$pol" "${m[@]}" >&2 || return 1 ;;
-	fanraid-raid6 | fanraid-raid6-fail)
+	fanraid-raid6)
 		fanraid create cb --level 6 --chunk $chunk --flush "$pol" "${m[@]}" >&2 || return 1
+		wait_for 600 bash -c "dmsetup status cb | grep -q ' idle '" || return 1 ;;
+	fanraid-raid6-fail)
+		local w=() i
+		for i in "${!m[@]}"; do
+			echo "0 $sz linear ${m[$i]} 0" | dmsetup create "cbm$i" >&2 || return 1
+			w+=("/dev/mapper/cbm$i")
+		done
+		udevadm settle
+		fanraid create cb --level 6 --chunk $chunk --flush "$pol" "${w[@]}" >&2 || return 1
 		wait_for 600 bash -c "dmsetup status cb | grep -q ' idle '" || return 1 ;;
 	dm-stripe)
 		# 1 MiB into each member, as md's and fanraid's data start after
@@ -103,7 +118,17 @@ unarray() {
 	fanraid stop cb >/dev/null 2>&1
 	dmsetup remove cb >/dev/null 2>&1
 	mdadm --stop /dev/md/cb >/dev/null 2>&1
+	local i
+	for i in "${!m[@]}"; do dmsetup remove "cbm$i" >/dev/null 2>&1; done
 	udevadm settle
+}
+
+# member_dies N: from now on every I/O to wrapper cbmN fails, as a drive
+# that stopped answering does; fanraid learns of it from its own I/O
+member_dies() {
+	dmsetup suspend "cbm$1" &&
+		dmsetup load "cbm$1" --table "0 $sz error" &&
+		dmsetup resume "cbm$1"
 }
 
 # bench CONFIG MODE [ARGS]: one rados bench, its per-second report to the
@@ -166,15 +191,24 @@ for cfg in $(cat /debvm/ceph.configs); do
 		rados -p bench rm smoke
 		rm -f /tmp/smoke.in /tmp/smoke.out
 		first=0
+		if [ $smoke_only = 1 ]; then
+			ceph_osd_destroy "$id" "$dev"
+			unarray
+			finish
+		fi
 	fi
 	case $cfg in
 	fanraid-raid6-fail*)
-		( sleep "$fail_at"; fanraid fail cb 1 >/tmp/fail.log 2>&1; echo "$(date +%s.%N) failed slot 1" >>/tmp/fail.log ) &
+		( sleep "$fail_at"; member_dies 1 >/tmp/fail.log 2>&1; echo "$(date +%s.%N) slot 1 returns EIO" >>/tmp/fail.log ) &
 		fp=$!
 		bench "$cfg" write --no-cleanup
 		wait $fp
 		sed 's/^/# fail | /' /tmp/fail.log >&3
 		dmsetup status cb | cut -c1-100 | sed 's/^/# | /' >&3
+		# the kernel, not a command, failed it
+		dmsetup status cb | grep -q ' raid6 6 ADAAAA ' &&
+			ok "$cfg: slot 1 failed by its own I/O errors, the array went on degraded" ||
+			bad "$cfg: slot 1 failed by its own I/O errors ($(dmsetup status cb | cut -c1-80))"
 		;;
 	*) bench "$cfg" write --no-cleanup ;;
 	esac
