@@ -46,6 +46,7 @@ struct fanraid_r6_stripe {
 	u32 first, end;			/* sectors of the window the bios cover */
 	u32 covered;			/* distinct data sectors the bios write */
 	ktime_t since;			/* when the first bio arrived */
+	bool stream;			/* a bio continues one still in flight */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
 	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
@@ -83,12 +84,48 @@ static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
 }
 
 /*
+ * Does a write starting at array sector @start continue one whose window is
+ * still parked or being written? Called with gather_lock held.
+ */
+static bool fanraid_r6_tail_find(struct fanraid_r6 *r6, sector_t start)
+{
+	unsigned int i;
+
+	for (i = 0; i < FANRAID_R6_TAILS; i++)
+		if (r6->tail_st[i] && r6->tail_end[i] == start)
+			return true;
+	return false;
+}
+
+static void fanraid_r6_tail_add(struct fanraid_r6 *r6, sector_t end,
+				struct fanraid_r6_stripe *st)
+{
+	unsigned int i = r6->tail_next++ % FANRAID_R6_TAILS;
+
+	r6->tail_end[i] = end;
+	r6->tail_st[i] = st;
+}
+
+/* @st is written: what follows its bios is no longer a stream's next write. */
+static void fanraid_r6_tail_forget(struct fanraid_r6 *r6,
+				   struct fanraid_r6_stripe *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < FANRAID_R6_TAILS; i++)
+		if (r6->tail_st[i] == st)
+			r6->tail_st[i] = NULL;
+}
+
+/*
  * Hand an entry to the writer; the gatherer that holds it in r6->inline_st
  * writes it itself. Called with gather_lock held.
  */
 static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
 				 struct fanraid_r6_stripe *st)
 {
+	if (!st->stream)
+		r6->lone--;
 	hlist_del_init(&st->node);
 	list_del_init(&st->parked);
 	r6->writing++;
@@ -102,45 +139,54 @@ static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
  * Dispatch what should not wait longer, and return when to look again
  * (KTIME_MAX: nothing parked). A partial window is worth holding only
  * while more writes may still fill it:
- * - while FANRAID_R6_GATHER_BUSY windows or more are being written, the
- *   members are busy anyway and those windows' completions bring the
- *   writes that fill the parked ones (a sequential writer's next bios);
  * - while writes wait to be gathered;
  * - while the task that mapped the last write still runs: the DM core maps
  *   the pieces of a split bio one after another in the submitter's context.
- *   Once it sleeps (waiting for its I/O), nothing more is coming from it.
+ *   Once it sleeps (waiting for its I/O), nothing more is coming from it;
+ * - for a stream's window (a write into it continues one still in flight),
+ *   also while FANRAID_R6_GATHER_BUSY windows or more are being written:
+ *   the members are busy anyway and those windows' completions bring the
+ *   writes that fill it (the stream's next bios).
+ * So a lone write, such as a small write an fsync then waits on beside a
+ * streaming writer, does not wait for the stream: while the members are
+ * that busy, at most FANRAID_R6_GATHER_LONE_USEC, time enough for the
+ * other pieces of its bio, which the DM core maps one right after another.
+ * (With the members not busy, a lone window waits only for its submitter
+ * to sleep, so a queue-depth-1 writer's whole stripes are never split.)
  * No window waits longer than FANRAID_R6_GATHER_MAX_USEC. Called with
  * gather_lock held.
  */
 static ktime_t fanraid_r6_kick(struct fanraid_r6 *r6)
 {
-	bool quiet = !atomic_read(&r6->gathering) &&
-		     r6->writing < FANRAID_R6_GATHER_BUSY;
+	bool idle = !atomic_read(&r6->gathering) &&
+		    (!r6->submitter || !task_is_running(r6->submitter));
+	bool busy = r6->writing >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
 	bool full = atomic_read(&r6->windows) >= r6->max_windows;
 	ktime_t now = ktime_get(), next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
 
-	if (full ||
-	    (quiet && (!r6->submitter || !task_is_running(r6->submitter)))) {
+	if (full || (idle && !busy)) {
 		list_for_each_entry_safe(st, tmp, &r6->parked, parked)
 			fanraid_r6_stripe_go(r6, st);
 		return KTIME_MAX;
 	}
-	while ((st = list_first_entry_or_null(&r6->parked,
-					      struct fanraid_r6_stripe,
-					      parked))) {
-		ktime_t due = ktime_add_us(st->since,
-					   FANRAID_R6_GATHER_MAX_USEC);
+	list_for_each_entry_safe(st, tmp, &r6->parked, parked) {
+		ktime_t due = ktime_add_us(st->since, st->stream || !busy ?
+					   FANRAID_R6_GATHER_MAX_USEC :
+					   FANRAID_R6_GATHER_LONE_USEC);
 
-		if (ktime_before(now, due)) {
-			next = due;
-			break;
+		if (!ktime_before(now, due) || (idle && !st->stream)) {
+			fanraid_r6_stripe_go(r6, st);
+			continue;
 		}
-		fanraid_r6_stripe_go(r6, st);
+		next = min(next, due);
+		/* Oldest first: the streams' windows after it are due later. */
+		if (!r6->lone)
+			break;
 	}
 	/* Look at the submitter again soon. */
-	if (quiet && next != KTIME_MAX)
+	if (next != KTIME_MAX && (r6->lone || !busy))
 		next = min(next, ktime_add_us(now, FANRAID_R6_GATHER_POLL_USEC));
 	return next;
 }
@@ -383,12 +429,13 @@ done:
 		bio_endio(bio);
 	}
 
-	mempool_free(st, &r6->stripe_pool);
 	fanraid_r6_window_put(r6);
 	spin_lock_irq(&r6->gather_lock);
+	fanraid_r6_tail_forget(r6, st);
 	r6->writing--;
 	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
 	spin_unlock_irq(&r6->gather_lock);
+	mempool_free(st, &r6->stripe_pool);
 }
 
 /*
@@ -443,7 +490,13 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(r6, loc.row,
 								   window));
 		list_add_tail(&st->parked, &r6->parked);
+		r6->lone++;
 	}
+	if (!st->stream && fanraid_r6_tail_find(r6, logical)) {
+		st->stream = true;
+		r6->lone--;
+	}
+	fanraid_r6_tail_add(r6, logical + bio_sectors(bio), st);
 
 	bio_list_add(&st->bios, bio);
 	st->first = min(st->first, start);
@@ -462,7 +515,12 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 	 */
 	if (!r6->writing)
 		r6->inline_st = st;
-	if (st->covered == g->data_devs * win_sectors)
+	/*
+	 * A FUA write's submitter waits for it to be stable (a journal
+	 * commit, a log record): it sends nothing that would fill the window
+	 * until then.
+	 */
+	if (st->covered == g->data_devs * win_sectors || (bio->bi_opf & REQ_FUA))
 		fanraid_r6_stripe_go(r6, st);
 	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
 	go = r6->inline_go;

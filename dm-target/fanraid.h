@@ -56,6 +56,16 @@ struct fr_sb;
 #define FANRAID_R6_GATHER_MAX_USEC	100000
 #define FANRAID_R6_GATHER_POLL_USEC	25
 /*
+ * ... and, while GATHER_BUSY windows are being written, a window no stream
+ * writes to at most GATHER_LONE_USEC.
+ */
+#define FANRAID_R6_GATHER_LONE_USEC	1000
+/*
+ * Ends of the last writes gathered, while their windows are in flight: a
+ * write starting at one continues a stream (fanraid_r6_tail_*()).
+ */
+#define FANRAID_R6_TAILS	64
+/*
  * Whole rows a RAID6 discard or write-zeroes zeroes at once, under their
  * row locks (fanraid-r6-discard.c); at most 8, lockdep's nesting depth.
  */
@@ -224,6 +234,11 @@ struct fanraid_r6 {
 	struct task_struct *submitter;	/* last task to map a write, referenced */
 	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
 	bool inline_go;			/* ... and it was dispatched */
+	unsigned int lone;		/* parked windows no stream writes to */
+	/* array sectors where recent writes end, and their windows */
+	sector_t tail_end[FANRAID_R6_TAILS];
+	struct fanraid_r6_stripe *tail_st[FANRAID_R6_TAILS];
+	unsigned int tail_next;
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
