@@ -317,24 +317,30 @@ EOF
 	[ -s "$dir/$id.gnuplot.err" ] || rm -f "$dir/$id.gnuplot.err"
 }
 
-# Mixed-tree: each operation (fio job) with count, min, max, mean, stdev.
+# Jobs reported one by one (mixed-tree, sync-beside-stream): each operation
+# (fio job) with count, min, max, mean, stdev, percentiles, and for a job
+# that syncs, its fdatasync's p99.
 ops_table() { # ID DIR
 	local f
 	for f in "$2"/*.json; do
 		[ -f "$f" ] || continue
 		echo "   $(basename "$f" .json): operation latency (ms)"
 		# Per job, its name and index, then the direction it did the
-		# most operations in: count, clat min, max, mean, stdev, bytes/s.
-		# ($j and $d are jq's variables, not the shell's.)
+		# most operations in: count, clat min, max, mean, stdev, p50,
+		# p99, p99.9, bytes/s, then the p99 of its syncs (0: none).
+		# ($j, $d and $p are jq's variables, not the shell's.)
 		# shellcheck disable=SC2016
 		fio_jq '.jobs | to_entries[] | .key as $j | .value |
 			(if (.write.total_ios // 0) > (.read.total_ios // 0) then .write else .read end) as $d |
+			($d.clat_ns.percentile // {}) as $p |
 			[.jobname, $j, $d.total_ios, $d.clat_ns.min, $d.clat_ns.max, $d.clat_ns.mean,
-				$d.clat_ns.stddev, $d.bw_bytes] | @tsv' "$f" | awk -F'\t' '
-			BEGIN { printf "     %-11s %8s %10s %10s %10s %10s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "MiB/s" }
+				$d.clat_ns.stddev, ($p["50.000000"] // 0), ($p["99.000000"] // 0),
+				($p["99.900000"] // 0), $d.bw_bytes,
+				(.sync.lat_ns.percentile["99.000000"] // 0)] | @tsv' "$f" | awk -F'\t' '
+			BEGIN { printf "     %-13s %8s %9s %9s %9s %9s %9s %9s %9s %9s %10s\n", "op", "cnt", "min", "max", "mean", "stdev", "p50", "p99", "p99.9", "sync p99", "MiB/s" }
 			{
-				printf "     %-11s %8d %10.3f %10.3f %10.3f %10.3f %10.2f\n", $1 "." $2,
-					$3, $4 / 1e6, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1048576
+				printf "     %-13s %8d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n", $1 "." $2,
+					$3, $4 / 1e6, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1e6, $9 / 1e6, $10 / 1e6, $12 / 1e6, $11 / 1048576
 			}'
 	done
 }
@@ -552,7 +558,7 @@ amp_table() { # DIR LAYERS
 		fi
 		scenario_table "$id" "$d"
 		case "$(entry_key "$e" job "")" in
-		mixed-tree) ops_table "$id" "$d" ;;
+		mixed-tree | sync-beside-stream) ops_table "$id" "$d" ;;
 		large-writes) seconds_table "$id" "$d" ;;
 		esac
 		[ "$(entry_key "$e" amp 0)" = 1 ] && amp_table "$d" "$(entry_key "$e" layers "")"
