@@ -3,11 +3,12 @@
  * fanraid RAID6 resync, rebuild and scrub.
  *
  * One delayed work item walks the members from sector 0 to the end in
- * windows of at most FANRAID_R6_MAX_IO_SECTORS of one chunk, taking each
- * row's lock as the I/O worker does, so writes and the sync never interleave
- * on a row. sync_cp records how far it got: a member being rebuilt is
- * trusted below it and rebuilt from the others above it. The walk stops on
- * presuspend and continues from sync_cp on resume.
+ * windows of at most FANRAID_R6_MAX_IO_SECTORS of one chunk, several at
+ * once (fanraid_sync_wave()), each taking its row's lock as the I/O worker
+ * does, so writes and the sync never interleave on a row. sync_cp records
+ * how far it got: a member being rebuilt is trusted below it and rebuilt
+ * from the others above it. The walk stops on presuspend and continues
+ * from sync_cp on resume.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -18,6 +19,8 @@
 
 /* Member sectors one run of the work item covers before it yields. */
 #define FANRAID_SYNC_BATCH_SECTORS	2048
+/* Windows the pass keeps in flight at most, each in a stripe cache operation. */
+#define FANRAID_SYNC_DEPTH		8
 
 const char *fanraid_sync_action_name(enum fanraid_sync_action action)
 {
@@ -146,6 +149,14 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		fanraid_r6_io(op, write & ~op->missing, REQ_OP_WRITE);
 }
 
+/* Sectors of the window at member sector @pos: to its chunk's end at most. */
+static u32 fanraid_sync_window_len(const struct fr_geom *g, sector_t pos)
+{
+	u32 in_chunk = pos & (g->chunk_sectors - 1);
+
+	return min_t(u32, g->chunk_sectors - in_chunk, FANRAID_R6_MAX_IO_SECTORS);
+}
+
 /*
  * One window at member sector @pos; returns its length in sectors, or
  * -EIO when a rebuild finds too few members left to rebuild from.
@@ -155,8 +166,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	const struct fr_geom *g = &fc->geom;
 	struct fanraid_r6 *r6 = fc->r6;
 	u32 in_chunk = pos & (g->chunk_sectors - 1);
-	u32 len = min_t(u32, g->chunk_sectors - in_chunk,
-			FANRAID_R6_MAX_IO_SECTORS);
+	u32 len = fanraid_sync_window_len(g, pos);
 	u32 n = g->ndevs, slot;
 	unsigned long rebuild = 0;
 	struct fanraid_r6op *op;
@@ -229,12 +239,89 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 		break;
 	}
 out:
-	/* Advance under the row lock, so no write sees a half-rebuilt window as in sync. */
-	if (r > 0)
-		WRITE_ONCE(fc->sync_cp, pos + len);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
 	return r;
+}
+
+struct fanraid_sync_item {
+	struct work_struct work;
+	struct fanraid_c *fc;
+	sector_t pos;
+	int r;
+};
+
+static void fanraid_sync_item_work(struct work_struct *work)
+{
+	struct fanraid_sync_item *it = container_of(work,
+						    struct fanraid_sync_item,
+						    work);
+
+	it->r = fanraid_sync_window(it->fc, it->pos);
+}
+
+/*
+ * The windows from sync_cp on, up to @budget sectors and FANRAID_SYNC_DEPTH
+ * windows (fewer with a small stripe cache, so writes keep operations), all
+ * at once on kfanraid6w's workers: one window at a time left each member
+ * idle while the others were read and the rebuilt one written. Windows of
+ * one row still take its lock in turn.
+ *
+ * sync_cp moves past them only once every one is done. Until then a write
+ * or read there treats the rows as not in sync yet (reconstruct-write,
+ * the member being rebuilt counted lost), which is right before, during
+ * and after the window's pass; once past, every window below it is done.
+ * Returns the sectors synced, or -EIO with sync_cp at the first window a
+ * rebuild could not rebuild.
+ */
+static int fanraid_sync_wave(struct fanraid_c *fc, sector_t end, u32 budget)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+	struct fanraid_sync_item items[FANRAID_SYNC_DEPTH];
+	u32 depth = clamp_t(u32, r6->nops / 4, 1, FANRAID_SYNC_DEPTH);
+	sector_t pos = fc->sync_cp;
+	u32 k = 0, i, total = 0;
+
+	while (k < depth && pos < end && total < budget) {
+		/*
+		 * Regions the bitmap holds clear are in sync already (see
+		 * fanraid-bitmap.c); a write landing there meanwhile set its
+		 * bit first, and is correct either side of the checkpoint.
+		 */
+		sector_t next = fanraid_bitmap_sync_next(fc, pos, end,
+							 r6->sync_partial);
+		u32 len;
+
+		if (next != pos) {
+			pos = next;
+			continue;
+		}
+		items[k].fc = fc;
+		items[k].pos = pos;
+		INIT_WORK_ONSTACK(&items[k].work, fanraid_sync_item_work);
+		/*
+		 * Not on kfanraid6, which runs this pass: under memory pressure
+		 * its rescuer alone could be running it, and would never get
+		 * to the windows it waits for.
+		 */
+		queue_work(r6->write_wq, &items[k].work);
+		len = fanraid_sync_window_len(&fc->geom, pos);
+		pos += len;
+		total += len;
+		k++;
+	}
+	for (i = 0; i < k; i++) {
+		flush_work(&items[i].work);
+		destroy_work_on_stack(&items[i].work);
+	}
+	for (i = 0; i < k; i++) {
+		if (items[i].r < 0) {
+			WRITE_ONCE(fc->sync_cp, items[i].pos);
+			return items[i].r;
+		}
+	}
+	WRITE_ONCE(fc->sync_cp, pos);
+	return total;
 }
 
 /*
@@ -336,23 +423,11 @@ static void fanraid_sync_work(struct work_struct *work)
 	u32 done = 0;
 
 	while (done < FANRAID_SYNC_BATCH_SECTORS && fc->sync_cp < end) {
-		sector_t pos;
 		int r;
 
 		if (READ_ONCE(r6->sync_stop))
 			return;
-		/*
-		 * Regions the bitmap holds clear are in sync already (see
-		 * fanraid-bitmap.c); a write landing there meanwhile set its
-		 * bit first, and is correct either side of the checkpoint.
-		 */
-		pos = fanraid_bitmap_sync_next(fc, fc->sync_cp, end,
-					       r6->sync_partial);
-		if (pos != fc->sync_cp) {
-			WRITE_ONCE(fc->sync_cp, pos);
-			continue;
-		}
-		r = fanraid_sync_window(fc, fc->sync_cp);
+		r = fanraid_sync_wave(fc, end, FANRAID_SYNC_BATCH_SECTORS - done);
 		if (r < 0) {
 			fanraid_sync_abort(fc, fc->sync_cp);
 			return;
