@@ -345,6 +345,17 @@ ops_table() { # ID DIR
 	done
 }
 
+# perf=1 entries: each run's top symbols (samples of every CPU, cpu-clock),
+# the first 20 of the report bench.sh kept.
+perf_table() { # DIR
+	local f
+	for f in "$1"/*.perf.txt; do
+		[ -f "$f" ] || continue
+		echo "   $(basename "$f" .perf.txt): perf top symbols (% of samples, every CPU; all in $f)"
+		sed '/^# callers/q' "$f" | grep -v '^#' | head -n 20 | sed 's/^/     /'
+	done
+}
+
 # Large writes: one line per second from fio's 1 s averaged logs, and the
 # stall report.
 seconds_table() { # ID DIR
@@ -566,6 +577,7 @@ amp_table() { # DIR LAYERS
 		*,cpu,*) cpu_table "$d" "$(entry_key "$e" layers "")" ;;
 		esac
 		fanraid_table "$d"
+		perf_table "$d"
 		scenario_plot "$id"
 		[ -f "$dir/$id.png" ] && echo "   plot: $dir/$id.png"
 	done

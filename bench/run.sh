@@ -173,6 +173,28 @@ cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
 cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh "$root/bench/lib/"
 echo "$args" >"$root/bench/args"
+# perf (Debian's linux-perf, built for this kernel) goes in only when an
+# entry of the run profiles (perf=1): its 33 MB with libraries would slow
+# every other run's boot.
+profiled() {
+	local e id su
+	while read -r e; do
+		id=$(echo "$e" | sed -n 's/^id=\([^ ]*\) .*/\1/p')
+		su=$(echo "$e" | sed -n 's/.* suite=\([^ ]*\).*/\1/p')
+		case ",$only,:,$su," in *",$id,"*:* | ,,:*",$suite,"*) return 0 ;; esac
+	done < <(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$here/scenarios" | grep -v '^#' | grep ' perf=1')
+	return 1
+}
+if command -v perf >/dev/null && profiled; then
+	# Each at its real path: a directory where the base image has a
+	# symlink (/lib -> usr/lib) would replace that link when unpacked,
+	# and the modules behind it with it.
+	for f in $(command -v perf) $(ldd "$(command -v perf)" | grep -o '/[^ ]*'); do
+		d=$(readlink -f "$(dirname "$f")")
+		mkdir -p "$root$d"
+		cp -L "$f" "$root$d/$(basename "$f")"
+	done
+fi
 cat >"$root/tests/fanraid-bench.sh" <<'EOF'
 #!/bin/bash
 # Exercise the benchmark plan in /bench/args (written by bench/run.sh).

@@ -164,7 +164,7 @@ load_entry() { # LINE
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
 	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
 	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1
-	   [completion_ns]=2000000)
+	   [completion_ns]=2000000 [perf]=0)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -679,8 +679,28 @@ run_one() { # LAYER N
 	sb=$(fanraid_status)
 	local cpu0 cpu1 busy
 	cpu0=$(cpu_ticks)
-	(cd /tmp && fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
+	local prof=()
+	# perf=1: every CPU sampled on cpu-clock (a software event: TCG has
+	# no PMU) while fio runs; its top symbols go with the results
+	[ "${S[perf]}" = 1 ] && command -v perf >/dev/null &&
+		prof=(perf record -q -e cpu-clock -a -g -F 999 -o /tmp/perf.data --)
+	(cd /tmp && "${prof[@]}" fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
 	local rc=$?
+	if [ ${#prof[@]} -gt 0 ]; then
+		# The flat top, then who called the symbols above 5%: a
+		# cpu-clock sample cannot land where interrupts are off, so
+		# time under an irq-disabling lock shows at its unlock, and
+		# only the callers say whose lock that was.
+		{
+			perf report -i /tmp/perf.data --stdio --no-children --sort dso,sym \
+				-g none --percent-limit 0.3 2>/dev/null | grep -v '^$' | head -n 60
+			echo "# callers of the symbols above 5%"
+			perf report -i /tmp/perf.data --stdio --no-children --sort sym \
+				-g caller,2,callee,function,percent --percent-limit 5 2>/dev/null |
+				grep -v '^$' | head -n 150
+		} >"$out/$rel.perf.txt"
+		rm -f /tmp/perf.data
+	fi
 	cpu1=$(cpu_ticks)
 	# Share of the CPUs' time busy over the run: where it is near 100 the
 	# emulated CPU, not the members or the layer, sets the figure.
@@ -793,6 +813,7 @@ run_one() { # LAYER N
 	emit_file "$rel.json"
 	emit_file "$rel.meta"
 	[ -f "$out/$rel.fio-stderr" ] && emit_file "$rel.fio-stderr"
+	[ -f "$out/$rel.perf.txt" ] && emit_file "$rel.perf.txt"
 	local f
 	for f in "$out/$rel"_*.log; do
 		[ -f "$f" ] && emit_file "${f#"$out"/}"
