@@ -17,7 +17,8 @@ all: raidcalc userspace
 help:
 	@echo "make all          tool and raidcalc (build/)"
 	@echo "make module       dm-target/dm-fanraid.ko"
-	@echo "make check        deps, unit, packaging, the busybox VM (30-45 minutes)"
+	@echo "make check        deps, unit, packaging, the busybox VM, the Debian VM and"
+	@echo "                  a Ceph OSD on fanraid (about 45 minutes)"
 	@echo "make pkgtest      make install, uninstall and the .debs hold the same files"
 	@echo "make debvm        the Debian-userland VM: the .debs, DKMS, udev, systemd"
 	@echo "make fstests FSTESTS_SRC=DIR"
