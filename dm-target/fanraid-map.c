@@ -44,8 +44,8 @@ static int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
 
 /*
  * A read or write that lies inside one chunk goes to that chunk's member.
- * RAID6 writes, and reads of a failed member, need other members' data
- * first and go to the worker.
+ * RAID6 writes, and reads of a row with a lost data block, need other
+ * members' data first and go to the worker.
  */
 static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 {
@@ -58,8 +58,7 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		return DM_MAPIO_KILL;
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
-		       fanraid_is_failed(fc, loc.dev) ||
-		       fanraid_is_stale(fc, loc.dev, loc.sector)))
+		       fanraid_r6_row_lost(fc, &loc)))
 		return fanraid_r6_queue(fc, bio, loc.dev);
 	/* May trim the bio to one cache segment; the start stays the same. */
 	/*

@@ -25,6 +25,34 @@ bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
 }
 
 /*
+ * RAID6: is a data block of @loc's row on a member that cannot be read
+ * there (failed, or not rebuilt that far)? Then every read of the row goes
+ * to the gatherer, not only the lost block's (fanraid_map(), and the
+ * readahead cache, which fetches none of the row): the survivors read to
+ * rebuild that block serve the row's other readers too, where reading them
+ * straight from the members would fetch them twice.
+ */
+bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_loc *loc)
+{
+	const struct fr_geom *g = &fc->geom;
+	DECLARE_BITMAP(lost, FR_MAX_DEVS);
+	u32 dev;
+
+	bitmap_or(lost, fc->failed, fc->rebuilding, fc->ndevs);
+	if (bitmap_empty(lost, fc->ndevs))
+		return false;
+	for_each_set_bit(dev, lost, fc->ndevs) {
+		if (dev == fr_geom_p_dev(g, loc->row) ||
+		    dev == fr_geom_q_dev(g, loc->row))
+			continue;
+		if (fanraid_is_failed(fc, dev) ||
+		    fanraid_is_stale(fc, dev, loc->sector))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Take member @dev out of service for @why (errno @err, 0 for none).
  * Returns true when this call failed it, false when it already was. Any
  * context: the table event is raised from a work item.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid RAID6 writes: gathering bios by stripe window.
+ * fanraid RAID6 writes, and reads of rows with a lost block: gathering
+ * bios by stripe window.
  *
  * A stripe window is one row and one aligned run of at most
  * FANRAID_R6_MAX_IO_SECTORS inside its chunks: the same member sectors on
@@ -22,6 +23,13 @@
  * the hash when it is dispatched; a write arriving later for the same
  * window starts a new entry. Both take the row lock in turn, and two
  * writes in flight at once were never ordered for the submitter anyway.
+ *
+ * Reads of a row with a lost data block gather the same way, in entries
+ * of their own: an entry reads each survivor once, rebuilds the lost
+ * block from them only if one of its bios wants it, and serves every bio.
+ * A reader of the whole row then costs one read per data block, where
+ * rebuilding per bio read the row once for the lost block and again for
+ * the reader (md's stripe cache shares the row the same way).
  */
 #include <linux/bio.h>
 #include <linux/hash.h>
@@ -47,6 +55,7 @@ struct fanraid_r6_stripe {
 	u32 covered;			/* distinct data sectors the bios write */
 	ktime_t since;			/* when the first bio arrived */
 	bool stream;			/* a bio continues one still in flight */
+	bool read;			/* reads, not writes */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
 	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
@@ -73,26 +82,30 @@ static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6 *r6,
 }
 
 static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
-							u64 row, u32 window)
+							u64 row, u32 window,
+							bool read)
 {
 	struct fanraid_r6_stripe *st;
 
 	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(r6, row, window), node)
-		if (st->row == row && st->window == window)
+		if (st->row == row && st->window == window && st->read == read)
 			return st;
 	return NULL;
 }
 
 /*
- * Does a write starting at array sector @start continue one whose window is
- * still parked or being written? Called with gather_lock held.
+ * Does a write (@read: a read) starting at array sector @start continue
+ * one whose window is still parked or being written? Called with
+ * gather_lock held.
  */
-static bool fanraid_r6_tail_find(struct fanraid_r6 *r6, sector_t start)
+static bool fanraid_r6_tail_find(struct fanraid_r6 *r6, sector_t start,
+				 bool read)
 {
 	unsigned int i;
 
 	for (i = 0; i < FANRAID_R6_TAILS; i++)
-		if (r6->tail_st[i] && r6->tail_end[i] == start)
+		if (r6->tail_st[i] && r6->tail_end[i] == start &&
+		    r6->tail_st[i]->read == read)
 			return true;
 	return false;
 }
@@ -244,7 +257,10 @@ static void fanraid_r6_window_put(struct fanraid_r6 *r6)
 	wake_up(&r6->window_wait);
 }
 
-/* Overlay every bio onto its slot's pages, in arrival order. */
+/*
+ * Overlay every write onto its slot's pages, in arrival order; copy the
+ * pages out to every read.
+ */
 static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
 {
@@ -374,6 +390,32 @@ write:
 	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
+/*
+ * Read what the entry's bios want: the slots they touch, if none of those
+ * is lost and their reads work (even with more than two members lost).
+ * Otherwise every survivor the lost ones are rebuilt from: P and the other
+ * data for one lost data block, so Q is not read. A slot whose read
+ * failed is rebuilt too and rewritten (fanraid_r6_rewrite()).
+ */
+static blk_status_t fanraid_r6_stripe_read(struct fanraid_r6op *op,
+					   struct fanraid_r6_stripe *st)
+{
+	u32 n = op->fc->geom.ndevs;
+	unsigned long want = GENMASK(n - 1, 0);
+
+	if (!(st->touched & op->missing) &&
+	    !fanraid_r6_io(op, st->touched, REQ_OP_READ))
+		goto fill;
+	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
+		want &= ~BIT(n - 1);
+	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
+		return BLK_STS_IOERR;
+fill:
+	fanraid_r6_stripe_fill(op, st);
+	fanraid_r6_rewrite(op);
+	return BLK_STS_OK;
+}
+
 static void fanraid_r6_stripe_work(struct work_struct *work)
 {
 	struct fanraid_r6_stripe *st = container_of(work,
@@ -389,6 +431,18 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	blk_status_t status;
 	struct bio *bio;
 
+	if (st->read) {
+		op = fanraid_r6_op_get(fc, st->row,
+				       st->window * win_pages + first,
+				       end - first);
+		lock = fanraid_r6_row_lock(fc, st->row);
+		mutex_lock(lock);
+		op->missing = fanraid_r6_lost_slots(op);
+		status = fanraid_r6_stripe_read(op, st);
+		mutex_unlock(lock);
+		fanraid_r6_op_put(op);
+		goto end_bios;
+	}
 	/*
 	 * DIRTY, then the region's bitmap bit, on the media before any
 	 * member is written (fanraid-meta.c, fanraid-bitmap.c).
@@ -424,6 +478,7 @@ done:
 	 * still counts as active, and leave the array dirty.
 	 */
 	fanraid_meta_write_end(fc);
+end_bios:
 	while ((bio = bio_list_pop(&st->bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
@@ -439,7 +494,8 @@ done:
 }
 
 /*
- * kfanraid6: add a write to its window's entry, and dispatch what is ready.
+ * kfanraid6: add a write or read to its window's entry, and dispatch what
+ * is ready.
  * The caller counted it in r6->gathering.
  */
 static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
@@ -453,6 +509,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 	u32 start = in_chunk & (win_sectors - 1);
 	u32 end = start + bio_sectors(bio), s;
 	struct fanraid_r6_stripe *st, *spare = NULL;
+	bool read = !op_is_write(bio_op(bio));
 	unsigned long *cover;
 	struct fr_loc loc;
 	bool go;
@@ -468,7 +525,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 	/* Allocation may sleep, so it happens outside the lock, and only when needed. */
 	for (;;) {
 		spin_lock_irq(&r6->gather_lock);
-		st = fanraid_r6_stripe_find(r6, loc.row, window);
+		st = fanraid_r6_stripe_find(r6, loc.row, window, read);
 		if (st || spare)
 			break;
 		spin_unlock_irq(&r6->gather_lock);
@@ -478,6 +535,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 		spare->fc = fc;
 		spare->row = loc.row;
 		spare->window = window;
+		spare->read = read;
 		spare->first = start;
 		spare->end = end;
 		bio_list_init(&spare->bios);
@@ -492,7 +550,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 		list_add_tail(&st->parked, &r6->parked);
 		r6->lone++;
 	}
-	if (!st->stream && fanraid_r6_tail_find(r6, logical)) {
+	if (!st->stream && fanraid_r6_tail_find(r6, logical, read)) {
 		st->stream = true;
 		r6->lone--;
 	}

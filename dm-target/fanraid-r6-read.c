@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid RAID6 degraded reads: a read of a failed member, of a member not
- * yet rebuilt there, or one that failed at its member, rebuilt from the
- * others in a worker, since it must wait for their I/O. Reads of healthy
- * members never come here: fanraid_map() sends them straight to the data
- * chunk's member.
+ * fanraid RAID6 repairing reads: a read that failed at its member, rebuilt
+ * from the others and written back, in a worker, since it must wait for
+ * their I/O. Reads of rows with a lost block (a failed member, or one not
+ * yet rebuilt there) are gathered by window instead (fanraid-r6-gather.c);
+ * reads of healthy rows never leave fanraid_map().
  */
 #include <linux/bio.h>
 
@@ -30,8 +30,8 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 }
 
 /*
- * A read of a failed or not yet rebuilt member, or one that failed at its
- * member (fb->repair): rebuilt from the others.
+ * A read that failed at its member (fb->repair): rebuilt from the others
+ * and written back.
  */
 void fanraid_r6_read_work(struct work_struct *work)
 {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid RAID6 entry: hands writes to the gatherer (fanraid-r6-gather.c)
- * and reads of lost members to the degraded-read worker
- * (fanraid-r6-read.c), and builds and tears down the RAID6 state: the
- * stripe cache, the pools, the workers and the sync pass.
+ * fanraid RAID6 entry: hands writes and the reads of rows with a lost
+ * block to the gatherer (fanraid-r6-gather.c), reads that failed at their
+ * member to the repairing reader (fanraid-r6-read.c), and builds and
+ * tears down the RAID6 state: the stripe cache, the pools, the workers
+ * and the sync pass.
  *
  * Layering (R22), bottom up: the stripe cache (fanraid-r6-cache.c), member
  * I/O and parity (fanraid-r6-io.c), the paths (gather, read, sync), and
@@ -15,7 +16,10 @@
 
 #include "fanraid-raid6.h"
 
-/* Queue a write, or a read of a failed member, for the worker. */
+/*
+ * Queue a write, or a read of a row with a lost block, for the gatherer;
+ * a read that failed at its member, for the repairing reader.
+ */
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
@@ -23,7 +27,7 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 	fb->dev = dev;
 	fb->fc = fc;
 	fb->handled = true;
-	if (op_is_write(bio_op(bio))) {
+	if (op_is_write(bio_op(bio)) || !fb->repair) {
 		fanraid_r6_gather_queue(fc, fb);
 	} else {
 		INIT_WORK(&fb->work, fanraid_r6_read_work);

@@ -195,7 +195,7 @@ static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
 /*
  * Queue the fetch of segment @index on its member. ra->lock held. Returns
  * the member whose queue got it; -EEXIST or -ENODEV when the segment needs
- * no fetch (cached, or past the end, or on a member read only degraded);
+ * no fetch (cached, or past the end, or in a row read only degraded);
  * -ENOSPC when every segment is in use.
  */
 static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
@@ -211,9 +211,8 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 	if (fanraid_ra_find(ra, index))
 		return -EEXIST;
 	fr_geom_map(&fc->geom, logical, &loc);
-	/* A member that cannot be read directly is served by the RAID6 worker. */
-	if (fanraid_is_failed(fc, loc.dev) ||
-	    fanraid_is_stale(fc, loc.dev, loc.sector))
+	/* A row with a lost block is read by the RAID6 gatherer, all of it. */
+	if (fc->r6 && fanraid_r6_row_lost(fc, &loc))
 		return -ENODEV;
 	seg = fanraid_ra_grab(ra);
 	if (!seg)
@@ -629,8 +628,7 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	struct fr_loc loc;
 
 	fr_geom_map(&fc->geom, logical, &loc);
-	if (fc->r6 && (fanraid_is_failed(fc, loc.dev) ||
-		       fanraid_is_stale(fc, loc.dev, loc.sector))) {
+	if (fc->r6 && fanraid_r6_row_lost(fc, &loc)) {
 		fanraid_r6_queue(fc, bio, loc.dev);
 		return;
 	}

@@ -302,6 +302,7 @@ int fanraid_parse_on_off(const char *value, bool *on);
 /* fanraid-member.c */
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
 bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
+bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_loc *loc);
 bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 			 int err);
 void fanraid_member_init(struct fanraid_c *fc);
