@@ -17,10 +17,15 @@
 
 #include "fanraid-raid6.h"
 
-/* Member sectors one run of the work item covers before it yields. */
+/*
+ * Member sectors one run of the work item covers before it yields: to the
+ * rate limits when they are set, so the pass is paced finely; more without
+ * them, since every run ends by waiting for all its windows.
+ */
 #define FANRAID_SYNC_BATCH_SECTORS	2048
+#define FANRAID_SYNC_BATCH_FREE_SECTORS	16384
 /* Windows the pass keeps in flight at most, each in a stripe cache operation. */
-#define FANRAID_SYNC_DEPTH		8
+#define FANRAID_SYNC_DEPTH		16
 
 const char *fanraid_sync_action_name(enum fanraid_sync_action action)
 {
@@ -261,66 +266,101 @@ static void fanraid_sync_item_work(struct work_struct *work)
 }
 
 /*
- * The windows from sync_cp on, up to @budget sectors and FANRAID_SYNC_DEPTH
- * windows (fewer with a small stripe cache, so writes keep operations), all
- * at once on kfanraid6w's workers: one window at a time left each member
- * idle while the others were read and the rebuilt one written. Windows of
- * one row still take its lock in turn.
+ * Whether bios were mapped since @seen was taken; takes it anew. The sum
+ * over CPUs is not a snapshot, but one look later the next sum catches
+ * what it missed.
+ */
+static bool fanraid_sync_busy(struct fanraid_r6 *r6, unsigned long *seen)
+{
+	unsigned long sum = 0;
+	bool busy;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(r6->mapped, cpu);
+	busy = sum != *seen;
+	*seen = sum;
+	return busy;
+}
+
+/*
+ * The windows from sync_cp on, up to @budget sectors, up to half the
+ * stripe cache's operations (a quarter while bios come in, which need
+ * them too) and FANRAID_SYNC_DEPTH in flight at once on kfanraid6w's
+ * workers: as the oldest ends, the next is queued.
+ * One window at a time left each member idle while the others were read
+ * and the rebuilt one written; waves that waited for all their windows
+ * left the survivors idle while the last ones were written. Windows of one
+ * row still take its lock in turn.
  *
- * sync_cp moves past them only once every one is done. Until then a write
- * or read there treats the rows as not in sync yet (reconstruct-write,
- * the member being rebuilt counted lost), which is right before, during
- * and after the window's pass; once past, every window below it is done.
- * Returns the sectors synced, or -EIO with sync_cp at the first window a
- * rebuild could not rebuild.
+ * sync_cp moves up to the oldest window still in flight (every one below
+ * it is done, and regions the bitmap holds clear need nothing). Until
+ * then a write or read there treats the rows as not in sync yet
+ * (reconstruct-write, the member being rebuilt counted lost), which is
+ * right before, during and after the window's pass. Returns the sectors
+ * synced, or -EIO with sync_cp at the first window a rebuild could not
+ * rebuild.
  */
 static int fanraid_sync_wave(struct fanraid_c *fc, sector_t end, u32 budget)
 {
 	struct fanraid_r6 *r6 = fc->r6;
-	struct fanraid_sync_item items[FANRAID_SYNC_DEPTH];
-	u32 depth = clamp_t(u32, r6->nops / 4, 1, FANRAID_SYNC_DEPTH);
-	sector_t pos = fc->sync_cp;
-	u32 k = 0, i, total = 0;
+	struct fanraid_sync_item items[FANRAID_SYNC_DEPTH], *it;
+	u32 share = fanraid_sync_busy(r6, &r6->wave_mapped) ? 4 : 2;
+	u32 depth = clamp_t(u32, r6->nops / share, 1, FANRAID_SYNC_DEPTH);
+	sector_t pos = fc->sync_cp, failed = 0;
+	u32 head = 0, queued = 0, total = 0;
+	int r = 0;
 
-	while (k < depth && pos < end && total < budget) {
-		/*
-		 * Regions the bitmap holds clear are in sync already (see
-		 * fanraid-bitmap.c); a write landing there meanwhile set its
-		 * bit first, and is correct either side of the checkpoint.
-		 */
-		sector_t next = fanraid_bitmap_sync_next(fc, pos, end,
-							 r6->sync_partial);
-		u32 len;
+	for (;;) {
+		while (!r && queued < depth && pos < end && total < budget &&
+		       !READ_ONCE(r6->sync_stop)) {
+			/*
+			 * Regions the bitmap holds clear are in sync already
+			 * (see fanraid-bitmap.c); a write landing there
+			 * meanwhile set its bit first, and is correct either
+			 * side of the checkpoint.
+			 */
+			sector_t next = fanraid_bitmap_sync_next(fc, pos, end,
+								 r6->sync_partial);
+			u32 len;
 
-		if (next != pos) {
-			pos = next;
-			continue;
+			if (next != pos) {
+				pos = next;
+				continue;
+			}
+			it = &items[(head + queued) % depth];
+			it->fc = fc;
+			it->pos = pos;
+			INIT_WORK_ONSTACK(&it->work, fanraid_sync_item_work);
+			/*
+			 * Not on kfanraid6, which runs this pass: under memory
+			 * pressure its rescuer alone could be running it, and
+			 * would never get to the windows it waits for.
+			 */
+			queue_work(r6->write_wq, &it->work);
+			len = fanraid_sync_window_len(&fc->geom, pos);
+			pos += len;
+			total += len;
+			queued++;
 		}
-		items[k].fc = fc;
-		items[k].pos = pos;
-		INIT_WORK_ONSTACK(&items[k].work, fanraid_sync_item_work);
-		/*
-		 * Not on kfanraid6, which runs this pass: under memory pressure
-		 * its rescuer alone could be running it, and would never get
-		 * to the windows it waits for.
-		 */
-		queue_work(r6->write_wq, &items[k].work);
-		len = fanraid_sync_window_len(&fc->geom, pos);
-		pos += len;
-		total += len;
-		k++;
-	}
-	for (i = 0; i < k; i++) {
-		flush_work(&items[i].work);
-		destroy_work_on_stack(&items[i].work);
-	}
-	for (i = 0; i < k; i++) {
-		if (items[i].r < 0) {
-			WRITE_ONCE(fc->sync_cp, items[i].pos);
-			return items[i].r;
+		if (!queued)
+			break;
+		it = &items[head];
+		flush_work(&it->work);
+		destroy_work_on_stack(&it->work);
+		if (it->r < 0 && !r) {
+			r = it->r;
+			failed = it->pos;
 		}
+		head = (head + 1) % depth;
+		queued--;
+		if (!r)
+			WRITE_ONCE(fc->sync_cp, queued ? items[head].pos : pos);
 	}
-	WRITE_ONCE(fc->sync_cp, pos);
+	if (r) {
+		WRITE_ONCE(fc->sync_cp, failed);
+		return r;
+	}
 	return total;
 }
 
@@ -365,23 +405,6 @@ static void fanraid_sync_finish(struct fanraid_c *fc)
 }
 
 /*
- * Whether bios were mapped since the pass last asked. The sum over CPUs is
- * not a snapshot, but one batch later the next sum catches what it missed.
- */
-static bool fanraid_sync_busy(struct fanraid_r6 *r6)
-{
-	unsigned long sum = 0;
-	bool busy;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(r6->mapped, cpu);
-	busy = sum != r6->sync_mapped;
-	r6->sync_mapped = sum;
-	return busy;
-}
-
-/*
  * KiB/s per member for the next batch, 0 unlimited. As md's speed_limit_min
  * and _max: the pass runs at the maximum while the array is idle and drops
  * to the minimum while I/O comes in; a minimum above the maximum wins. With
@@ -394,7 +417,7 @@ static u32 fanraid_sync_rate(struct fanraid_c *fc)
 
 	if (!min)
 		return max;
-	if (fanraid_sync_busy(fc->r6))
+	if (fanraid_sync_busy(fc->r6, &fc->r6->sync_mapped))
 		return min;
 	return max ? max_t(u32, min, max) : 0;
 }
@@ -420,14 +443,17 @@ static void fanraid_sync_work(struct work_struct *work)
 	struct fanraid_c *fc = r6->fc;
 	sector_t end = fc->geom.member_sectors;
 	unsigned long start = jiffies;
+	u32 batch = READ_ONCE(fc->features.min_sync_rate) ||
+		    READ_ONCE(fc->features.max_sync_rate) ?
+		    FANRAID_SYNC_BATCH_SECTORS : FANRAID_SYNC_BATCH_FREE_SECTORS;
 	u32 done = 0;
 
-	while (done < FANRAID_SYNC_BATCH_SECTORS && fc->sync_cp < end) {
+	while (done < batch && fc->sync_cp < end) {
 		int r;
 
 		if (READ_ONCE(r6->sync_stop))
 			return;
-		r = fanraid_sync_wave(fc, end, FANRAID_SYNC_BATCH_SECTORS - done);
+		r = fanraid_sync_wave(fc, end, batch - done);
 		if (r < 0) {
 			fanraid_sync_abort(fc, fc->sync_cp);
 			return;

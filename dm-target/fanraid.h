@@ -249,6 +249,7 @@ struct fanraid_r6 {
 	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
 	unsigned long __percpu *mapped;	/* bios mapped, for the pass to yield to */
 	unsigned long sync_mapped;	/* ... their sum when the pass last looked */
+	unsigned long wave_mapped;	/* ... when the pass last sized its windows */
 };
 
 struct fanraid_c {
