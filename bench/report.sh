@@ -42,8 +42,8 @@ fio_jq() { # FILTER FILE
 csv=$dir/results.csv
 echo "scenario,job,fs,bs,qd,direct,member_mbps,layer,n,read_mibs,write_mibs,mibs,efficiency,raw_mibs,ideal_mibs,member_read_mib,member_write_mib,app_write_mib,write_amp" >"$csv"
 
-# One scenario: rows "layer n read write member_read member_write app_write"
-# from its .meta files, in the entry's layer order.
+# One scenario: rows "layer n read write member_read member_write app_write
+# fio_rc cpu_busy app_read" from its .meta files, in the entry's layer order.
 scenario_rows() { # DIR LAYERS
 	local d=$1 l m n
 	for l in ${2//,/ }; do
@@ -57,7 +57,8 @@ scenario_rows() { # DIR LAYERS
 				END { print l, n, v["read_mibs"] + 0, v["write_mibs"] + 0,
 					v["member_read_bytes"] + 0, v["member_write_bytes"] + 0,
 					v["app_write_bytes"] + 0, v["fio_rc"],
-					(v["cpu_busy_pct"] != "") ? v["cpu_busy_pct"] : "-" }' "$m"
+					(v["cpu_busy_pct"] != "") ? v["cpu_busy_pct"] : "-",
+					v["app_read_bytes"] + 0 }' "$m"
 		done
 	done | sort -k2,2n -s
 }
@@ -521,6 +522,51 @@ raid6_table() { # ENTRYFILE...
 	done | sort -k1,1 -k4,4n -k5,5n -s
 }
 
+# Read amplification of a degraded entry: bytes the members read over
+# bytes fio read (a lost block's row read once to rebuild it and again for
+# the reader shows here). The member counters include fio's ramp.
+read_amp_table() { # DIR LAYERS
+	echo "   read amplification (member bytes read / application bytes read)"
+	printf '     %-14s %4s %12s %12s %8s\n' layer N "app MiB" "members MiB" RA
+	scenario_rows "$1" "$2" | awk '$10 > 0 {
+		printf "     %-14s %4d %12.1f %12.1f %8.3f\n", $1, $2, $10 / 1048576, $5 / 1048576, $5 / $10 }'
+}
+
+# Rebuild entries (bench/lib/rebuild.sh): per layer and N, the rebuild's
+# progress per member, against the member cap, the reader beside it, and
+# fanraid-raid6 over md-raid6 at each N.
+rebuild_table() { # ID DIR
+	local m
+	echo
+	echo "== $1: rebuild of member 0 onto an empty member"
+	printf '     %-14s %4s %5s %12s %9s %7s %14s %9s %5s %5s\n' layer N load "MiB/s/member" \
+		"member w" "of it" "reader MiB/s" "(cap)" CPU% done
+	for m in "$2"/*.meta; do
+		[ -f "$m" ] || continue
+		awk -F= '
+			{ v[$1] = substr($0, length($1) + 2) }
+			END {
+				w = v["member_write_mibs"] + 0
+				printf "     %-14s %4d %4d%% %12.1f %9.1f %7s %14.1f %9s %5s %5s\n", v["layer"], v["n"],
+					v["load_pct"], v["rebuild_mibs"], w,
+					(w > 0) ? sprintf("%.2f", v["rebuild_mibs"] / w) : "-",
+					v["reader_mibs"], v["reader_cap_mibs"], v["cpu_busy_pct"],
+					(v["rebuild_finished"] == 1) ? "yes" : "no"
+			}' "$m"
+	done | sort -k2,2n -k1,1 -s
+	for m in "$2"/*.meta; do
+		[ -f "$m" ] || continue
+		awk -F= '{ v[$1] = substr($0, length($1) + 2) }
+			END { print v["layer"], v["n"], v["rebuild_mibs"] }' "$m"
+	done | awk '{ r[$1, $2] = $3; ns[$2] = 1 }
+		END { for (n in ns) if ((("fanraid-raid6", n) in r) && r["md-raid6", n] > 0)
+			printf "     N=%d: fanraid-raid6 / md-raid6 = %.2f\n", n, r["fanraid-raid6", n] / r["md-raid6", n] }' |
+		sort -t= -k2,2n
+	echo "   MiB/s/member: member sectors rebuilt per second (each layer's own progress"
+	echo "   counter); member w: member 0 written alone just before (fio, 1 MiB, qd32);"
+	echo "   reader: random 1 MiB reads beside the rebuild; CPU%: the guest's, over the rebuild."
+}
+
 # CPU cost (suite cpu): operations per second, MiB/s and fio's sys CPU per
 # layer and N, and the kernel CPU one operation cost (sys CPU over IOPS).
 cpu_table() { # DIR LAYERS
@@ -567,12 +613,18 @@ amp_table() { # DIR LAYERS
 			[ -s "$d/skipped" ] && sed "s/^/   skipped $id: /" "$d/skipped"
 			continue
 		fi
+		if [ "$(entry_key "$e" job "")" = rebuild ]; then
+			rebuild_table "$id" "$d"
+			[ -s "$d/skipped" ] && sed "s/^/   skipped $id: /" "$d/skipped"
+			continue
+		fi
 		scenario_table "$id" "$d"
 		case "$(entry_key "$e" job "")" in
 		mixed-tree | sync-beside-stream) ops_table "$id" "$d" ;;
 		large-writes) seconds_table "$id" "$d" ;;
 		esac
 		[ "$(entry_key "$e" amp 0)" = 1 ] && amp_table "$d" "$(entry_key "$e" layers "")"
+		[ "$(entry_key "$e" fail 0)" != 0 ] && read_amp_table "$d" "$(entry_key "$e" layers "")"
 		case ",$(entry_key "$e" suite "")," in
 		*,cpu,*) cpu_table "$d" "$(entry_key "$e" layers "")" ;;
 		esac

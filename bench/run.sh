@@ -171,7 +171,8 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bench/lib" "$root/bench/jobs" "$root/tests"
 cp "$here/scenarios" "$root/bench/"
 cp "$here"/jobs/*.fio "$root/bench/jobs/"
-cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh "$root/bench/lib/"
+cp "$here"/lib/bench.sh "$here"/lib/advise.sh "$here"/lib/bitmap.sh "$here"/lib/rebuild.sh \
+	"$root/bench/lib/"
 echo "$args" >"$root/bench/args"
 # perf (Debian's linux-perf, built for this kernel) goes in only when an
 # entry of the run profiles (perf=1): its 33 MB with libraries would slow

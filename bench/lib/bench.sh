@@ -37,6 +37,9 @@ type nullb_create >/dev/null 2>&1 || { echo "bench: harness lib.sh not found" >&
 # The write-intent bitmap layers and the crash resync (issue 12).
 # shellcheck source=bitmap.sh
 . "$here/bitmap.sh"
+# The rebuild benchmark (issue 16).
+# shellcheck source=rebuild.sh
+. "$here/rebuild.sh"
 export DM_DISABLE_UDEV=1
 
 mode="" devlist="" out="" suite=full only="" advise=0
@@ -164,7 +167,7 @@ load_entry() { # LINE
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
 	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
 	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1
-	   [completion_ns]=2000000 [perf]=0)
+	   [completion_ns]=2000000 [perf]=0 [load]=0)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -981,6 +984,12 @@ for g in "${groups[@]}"; do
 			if [ "${S[job]}" = resync ]; then
 				# Builds, crashes, reassembles and times the layer itself.
 				if ! resync_one "$l" "$n"; then
+					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
+					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
+				fi
+			elif [ "${S[job]}" = rebuild ]; then
+				# Builds the layer, fails a member and times its rebuild.
+				if ! rebuild_one "$l" "$n"; then
 					echo "$l $n $SKIP_REASON" >>"$out/${S[id]}/skipped"
 					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
 				fi
