@@ -309,21 +309,25 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 }
 
 /*
- * A resync has not reached this row yet (called under its row lock, which
- * the sync takes to advance): its P and Q may disagree with the data, so
- * a read-modify-write would carry the error into the new parity. A
- * reconstruct-write computes them from the data alone and leaves the row
- * consistent, as md does above its resync point.
+ * A resync has not reached this window yet (called under its row lock,
+ * which the sync takes for each window): its P and Q may disagree with the
+ * data, so a read-modify-write would carry the error into the new parity.
+ * A reconstruct-write computes them from the data alone and leaves the
+ * window consistent, as md does above its resync point. The sync point
+ * moves window by window, so it can stand inside a row: the op's own
+ * position is compared, not its row's start.
  */
 static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
 {
 	struct fanraid_c *fc = op->fc;
 	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
+	sector_t pos = ((sector_t)op->row << fc->geom.chunk_shift) +
+		       ((sector_t)op->first_page << PAGE_SECTORS_SHIFT);
 
 	if (a != FANRAID_SYNC_RESYNC &&
 	    !(a == FANRAID_SYNC_RECOVER && fc->features.resync))
 		return false;
-	return ((sector_t)op->row << fc->geom.chunk_shift) >= READ_ONCE(fc->sync_cp);
+	return pos >= READ_ONCE(fc->sync_cp);
 }
 
 /*
