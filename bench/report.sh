@@ -499,6 +499,7 @@ raid6_table() { # ENTRYFILE...
 	for e in "$@"; do
 		layers=,$(entry_key "$e" layers ""),
 		case $layers in *,fanraid-raid6,*) ;; *) continue ;; esac
+		[ "$(entry_key "$e" job "")" = rebuild ] && continue
 		case $layers in *,md-raid6,*) ;; *) continue ;; esac
 		d=$(dirname "$e")
 		id=${d##*/}
@@ -526,10 +527,13 @@ raid6_table() { # ENTRYFILE...
 # bytes fio read (a lost block's row read once to rebuild it and again for
 # the reader shows here). The member counters include fio's ramp.
 read_amp_table() { # DIR LAYERS
+	local rows
+	rows=$(scenario_rows "$1" "$2" | awk '$10 > 0 {
+		printf "     %-14s %4d %12.1f %12.1f %8.3f\n", $1, $2, $10 / 1048576, $5 / 1048576, $5 / $10 }')
+	[ -n "$rows" ] || return 0
 	echo "   read amplification (member bytes read / application bytes read)"
 	printf '     %-14s %4s %12s %12s %8s\n' layer N "app MiB" "members MiB" RA
-	scenario_rows "$1" "$2" | awk '$10 > 0 {
-		printf "     %-14s %4d %12.1f %12.1f %8.3f\n", $1, $2, $10 / 1048576, $5 / 1048576, $5 / $10 }'
+	echo "$rows"
 }
 
 # Rebuild entries (bench/lib/rebuild.sh): per layer and N, the rebuild's
