@@ -173,7 +173,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	u32 in_chunk = pos & (g->chunk_sectors - 1);
 	u32 len = fanraid_sync_window_len(g, pos);
 	u32 n = g->ndevs, slot;
-	unsigned long rebuild = 0;
+	unsigned long rebuild = 0, want = GENMASK(n - 1, 0);
 	struct fanraid_r6op *op;
 	struct mutex *lock;
 	int r = len;
@@ -184,7 +184,15 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	lock = fanraid_r6_row_lock(fc, op->row);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
-	if (fanraid_r6_read_slots(op, GENMASK(n - 1, 0))) {
+	/*
+	 * One lost data block of a rebuild comes from P and the other data:
+	 * Q is not read (a resync owed too makes Q anew, from all the data).
+	 * A read that fails meanwhile makes fanraid_r6_read_slots() read all.
+	 */
+	if (r6->action == FANRAID_SYNC_RECOVER && !fc->features.resync &&
+	    hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
+		want &= ~BIT(n - 1);
+	if (fanraid_r6_read_slots(op, want)) {
 		/* More than two lost: nothing to check against or rebuild from. */
 		if (r6->action == FANRAID_SYNC_RECOVER)
 			r = -EIO;
