@@ -369,6 +369,8 @@ static int fanraid_sync_wave(struct fanraid_c *fc, sector_t end, u32 budget)
 		WRITE_ONCE(fc->sync_cp, failed);
 		return r;
 	}
+	/* Past regions the bitmap holds clear too, even with no window queued. */
+	WRITE_ONCE(fc->sync_cp, pos);
 	return total;
 }
 
