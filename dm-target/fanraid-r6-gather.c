@@ -404,15 +404,11 @@ write:
 static blk_status_t fanraid_r6_stripe_read(struct fanraid_r6op *op,
 					   struct fanraid_r6_stripe *st)
 {
-	u32 n = op->fc->geom.ndevs;
-	unsigned long want = GENMASK(n - 1, 0);
-
 	if (!(st->touched & op->missing) &&
 	    !fanraid_r6_io(op, st->touched, REQ_OP_READ))
 		goto fill;
-	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
-		want &= ~BIT(n - 1);
-	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
+	if (fanraid_r6_read_slots(op, fanraid_r6_survivors(op)) ||
+	    fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
 fill:
 	fanraid_r6_stripe_fill(op, st);

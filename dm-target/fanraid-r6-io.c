@@ -284,6 +284,20 @@ unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
 	return slots;
 }
 
+/*
+ * The slots to read to rebuild op->missing: every other one, but Q only
+ * when needed: one lost data block comes from P and the other data.
+ */
+unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
+{
+	u32 n = op->fc->geom.ndevs;
+	unsigned long want = GENMASK(n - 1, 0) & ~op->missing;
+
+	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
+		want &= ~BIT(n - 1);
+	return want;
+}
+
 /* Read the slots the op needs; retry once per member that fails meanwhile. */
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
 {

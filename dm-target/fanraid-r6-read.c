@@ -12,17 +12,9 @@
 
 static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 {
-	u32 n = op->fc->geom.ndevs;
-	unsigned long want = GENMASK(n - 1, 0);
-
-	/*
-	 * One data block lost: P and the other data rebuild it, so Q is not
-	 * read (a third fewer member reads at N=4). If a member fails during
-	 * the reads, fanraid_r6_read_slots() reads every survivor.
-	 */
-	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
-		want &= ~BIT(n - 1);
-	if (fanraid_r6_read_slots(op, want) || fanraid_r6_recover(op))
+	/* If a member fails during the reads, every survivor is read. */
+	if (fanraid_r6_read_slots(op, fanraid_r6_survivors(op)) ||
+	    fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
 	fanraid_r6_copy_bio(op, op->bio, op->target, op->page_skip);
 	fanraid_r6_rewrite(op);

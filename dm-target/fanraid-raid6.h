@@ -60,6 +60,7 @@ u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
+unsigned long fanraid_r6_survivors(struct fanraid_r6op *op);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
 int fanraid_r6_recover(struct fanraid_r6op *op);
 void fanraid_r6_rewrite(struct fanraid_r6op *op);

@@ -189,9 +189,8 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	 * Q is not read (a resync owed too makes Q anew, from all the data).
 	 * A read that fails meanwhile makes fanraid_r6_read_slots() read all.
 	 */
-	if (r6->action == FANRAID_SYNC_RECOVER && !fc->features.resync &&
-	    hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
-		want &= ~BIT(n - 1);
+	if (r6->action == FANRAID_SYNC_RECOVER && !fc->features.resync)
+		want = fanraid_r6_survivors(op);
 	if (fanraid_r6_read_slots(op, want)) {
 		/* More than two lost: nothing to check against or rebuild from. */
 		if (r6->action == FANRAID_SYNC_RECOVER)
