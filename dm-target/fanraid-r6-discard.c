@@ -17,7 +17,7 @@
  *   like any write.
  *
  * Whole rows are zeroed in batches of at most FANRAID_R6_ZERO_ROWS under
- * their row locks, so no write's read-modify-write and no sync pass
+ * the window locks of those rows, so no write's read-modify-write and no sync pass
  * interleaves with the zeroing. Like a write: DIRTY and the rows' bitmap
  * bits reach the media first, a failed member simply gets nothing, a
  * member that fails the write-zeroes is failed, and the request completes
@@ -25,12 +25,11 @@
  * rebuilt gets the zeroes too: the row is then in sync on it.
  *
  * Layering (R22): a path, beside the gatherer, which it feeds; it uses the
- * row locks of fanraid-r6-io.c, the on-disk state and the member state.
+ * window locks of fanraid-r6-io.c, the on-disk state and the member state.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include "fanraid-raid6.h"
 
@@ -59,35 +58,28 @@ static void fanraid_r6_zero_endio(struct bio *bio)
 		complete(&z->done);
 }
 
-static int fanraid_r6_cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * The distinct row locks of rows @row .. @row + @nrows - 1, in address
- * order: two batches take shared locks in the same order, and every other
- * holder takes one lock only, so none can wait for the other in a circle.
+ * The window locks of rows @row .. @row + @nrows - 1, all windows of each,
+ * as a set of lock indices: they are taken in index order under zero_lock,
+ * and every other holder takes one lock only, so none can wait for another
+ * in a circle.
  */
-static u32 fanraid_r6_zero_locks(struct fanraid_c *fc, u64 row, u32 nrows,
-				 struct mutex **locks)
+static void fanraid_r6_zero_locks(struct fanraid_c *fc, u64 row, u32 nrows,
+				  unsigned long *locks)
 {
-	u32 i, n = 0;
+	const struct fr_geom *g = &fc->geom;
+	u32 per_row = g->chunk_sectors / fr_r6_window_sectors(g->chunk_sectors);
+	u32 i, w;
 
+	bitmap_zero(locks, 1 << FANRAID_R6_LOCK_BITS);
 	for (i = 0; i < nrows; i++)
-		locks[i] = fanraid_r6_row_lock(fc, row + i);
-	sort(locks, nrows, sizeof(*locks), fanraid_r6_cmp_ptr, NULL);
-	for (i = 0; i < nrows; i++)
-		if (!n || locks[n - 1] != locks[i])
-			locks[n++] = locks[i];
-	return n;
+		for (w = 0; w < per_row; w++)
+			__set_bit(fanraid_r6_lock_index(g, row + i, w), locks);
 }
 
 /*
  * Zero rows @row .. @row + @nrows - 1 on every member that is not failed.
- * Called with the row locks held.
+ * Called with their window locks held.
  */
 static void fanraid_r6_zero_members(struct fanraid_c *fc, u64 row, u32 nrows,
 				    bool unmap)
@@ -158,9 +150,10 @@ static void fanraid_r6_zero_members(struct fanraid_c *fc, u64 row, u32 nrows,
 static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 					  u32 nrows, bool unmap)
 {
-	struct mutex *locks[FANRAID_R6_ZERO_ROWS];
+	DECLARE_BITMAP(locks, 1 << FANRAID_R6_LOCK_BITS);
+	struct mutex *window_locks = fc->r6->window_locks;
 	blk_status_t status = BLK_STS_OK;
-	u32 i, set = 0, nlocks;
+	u32 i, set = 0;
 
 	if (fanraid_meta_write_start(fc)) {
 		status = BLK_STS_IOERR;
@@ -172,16 +165,18 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 			goto out;
 		}
 	}
-	nlocks = fanraid_r6_zero_locks(fc, row, nrows, locks);
-	for (i = 0; i < nlocks; i++)
-		mutex_lock_nested(locks[i], i);
+	fanraid_r6_zero_locks(fc, row, nrows, locks);
+	mutex_lock(&fc->r6->zero_lock);
+	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
+		mutex_lock_nest_lock(&window_locks[i], &fc->r6->zero_lock);
 	/* As a write: with more than two members lost, leave the members be. */
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;
 	else
 		fanraid_r6_zero_members(fc, row, nrows, unmap);
-	for (i = nlocks; i-- > 0;)
-		mutex_unlock(locks[i]);
+	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
+		mutex_unlock(&window_locks[i]);
+	mutex_unlock(&fc->r6->zero_lock);
 	if (!status && bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;
 	/* Skipped members must be on the survivors' superblocks first. */

@@ -21,7 +21,7 @@
  * kfanraid6w; the cache also bounds how many entries may gather at once
  * (fanraid-r6-cache.c). An entry leaves
  * the hash when it is dispatched; a write arriving later for the same
- * window starts a new entry. Both take the row lock in turn, and two
+ * window starts a new entry. Both take the window's lock in turn, and two
  * writes in flight at once were never ordered for the submitter anyway.
  *
  * Reads of a row with a lost data block gather the same way, in entries
@@ -309,7 +309,7 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 }
 
 /*
- * A resync has not reached this window yet (called under its row lock,
+ * A resync has not reached this window yet (called under its lock,
  * which the sync takes for each window): its P and Q may disagree with the
  * data, so a read-modify-write would carry the error into the new parity.
  * A reconstruct-write computes them from the data alone and leaves the
@@ -435,7 +435,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		op = fanraid_r6_op_get(fc, st->row,
 				       st->window * win_pages + first,
 				       end - first);
-		lock = fanraid_r6_row_lock(fc, st->row);
+		lock = fanraid_r6_op_lock(op);
 		mutex_lock(lock);
 		op->missing = fanraid_r6_lost_slots(op);
 		status = fanraid_r6_stripe_read(op, st);
@@ -455,10 +455,10 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		status = BLK_STS_IOERR;
 		goto done;
 	}
-	/* Pages before the row lock: whoever holds it only waits for I/O. */
+	/* Pages before the window lock: whoever holds it only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->row, st->window * win_pages + first,
 			       end - first);
-	lock = fanraid_r6_row_lock(fc, st->row);
+	lock = fanraid_r6_op_lock(op);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
 	status = fanraid_r6_stripe_write(op, st);

@@ -5,7 +5,7 @@
  *
  * An operation covers some 4 KiB pages of one chunk window on every slot
  * (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), is done under
- * that row's lock so two writes never interleave their parity updates, and
+ * that window's lock so two writes never interleave their parity updates, and
  * works on whole pages so lib/raid6 sees the same block for every slot.
  * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
  * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
@@ -31,9 +31,28 @@ u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
 	return fr_geom_data_dev(g, row, slot);
 }
 
-struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row)
+/*
+ * Which lock serialises stripe window @window of @row. A row's windows
+ * hold disjoint pages of every member, P and Q included, so writes, reads
+ * and the sync of one window never wait for those of another: one lock per
+ * row serialised every window of a large chunk.
+ */
+u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window)
 {
-	return &fc->r6->row_locks[hash_64(row, FANRAID_R6_LOCK_BITS)];
+	u32 per_row = g->chunk_sectors / fr_r6_window_sectors(g->chunk_sectors);
+
+	return hash_64(row * per_row + window, FANRAID_R6_LOCK_BITS);
+}
+
+/* The lock of the window the op lies in (an op never crosses one). */
+struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op)
+{
+	const struct fr_geom *g = &op->fc->geom;
+	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
+			(PAGE_SHIFT - SECTOR_SHIFT);
+
+	return &op->fc->r6->window_locks[fanraid_r6_lock_index(g, op->row,
+						op->first_page / win_pages)];
 }
 
 static void fanraid_r6_endio(struct bio *bio)
@@ -133,7 +152,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 
 /*
  * Write back the slots whose reads failed, now rebuilt in the op's pages,
- * unless their member failed meanwhile. Called with the row lock held,
+ * unless their member failed meanwhile. Called with the window lock held,
  * after fanraid_r6_recover(), so what is written agrees with P and Q.
  */
 void fanraid_r6_rewrite(struct fanraid_r6op *op)
@@ -267,7 +286,7 @@ unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 /*
  * Slots whose contents cannot be trusted here: failed members, and members
  * being rebuilt in the part of the array the rebuild has not reached. The
- * caller holds the row lock, so the sync point cannot pass this window.
+ * caller holds the window lock, so the sync point cannot pass this window.
  */
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
 {

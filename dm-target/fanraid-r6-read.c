@@ -54,7 +54,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 	op->target = loc.data_idx;
 	op->page_skip = skip;
 
-	lock = fanraid_r6_row_lock(fc, op->row);
+	lock = fanraid_r6_op_lock(op);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
 	/* Its read failed at the member: rebuild it and write it back. */

@@ -62,8 +62,9 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	fc->r6 = r6;
 	/* First, so that a failed constructor can always tear it down. */
 	fanraid_r6_gather_init(r6);
-	for (i = 0; i < ARRAY_SIZE(r6->row_locks); i++)
-		mutex_init(&r6->row_locks[i]);
+	for (i = 0; i < ARRAY_SIZE(r6->window_locks); i++)
+		mutex_init(&r6->window_locks[i]);
+	mutex_init(&r6->zero_lock);
 
 	r = fanraid_r6_cache_check(fc, error);
 	if (!r)

@@ -55,7 +55,8 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
 void fanraid_r6_op_put(struct fanraid_r6op *op);
 
 /* fanraid-r6-io.c: member I/O and parity for an operation */
-struct mutex *fanraid_r6_row_lock(struct fanraid_c *fc, u64 row);
+u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window);
+struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);

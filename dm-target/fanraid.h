@@ -66,8 +66,8 @@ struct fr_sb;
  */
 #define FANRAID_R6_TAILS	64
 /*
- * Whole rows a RAID6 discard or write-zeroes zeroes at once, under their
- * row locks (fanraid-r6-discard.c); at most 8, lockdep's nesting depth.
+ * Whole rows a RAID6 discard or write-zeroes zeroes at once, under the
+ * window locks of those rows (fanraid-r6-discard.c).
  */
 #define FANRAID_R6_ZERO_ROWS	8
 
@@ -202,13 +202,14 @@ struct fanraid_ra_stats {
 	u64 v[FANRAID_RA_STAT_COUNT];
 };
 
-/* RAID6 state: the workers, their memory pools and the per-row write locks. */
+/* RAID6 state: the workers, their memory pools and the stripe window locks. */
 struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
-	struct mutex row_locks[1 << FANRAID_R6_LOCK_BITS];
+	struct mutex window_locks[1 << FANRAID_R6_LOCK_BITS];
+	struct mutex zero_lock;		/* whoever takes several window locks */
 
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
 	spinlock_t cache_lock;		/* free_ops, busy, peak */
@@ -265,7 +266,7 @@ struct fanraid_c {
 	/*
 	 * Member state (fanraid-member.c): members failed, members being
 	 * rebuilt, and how far the RAID6 sync pass got (member sectors below
-	 * sync_cp are in sync); written by the sync worker under row locks.
+	 * sync_cp are in sync); written by the sync worker under window locks.
 	 */
 	DECLARE_BITMAP(failed, FR_MAX_DEVS);
 	DECLARE_BITMAP(rebuilding, FR_MAX_DEVS);
