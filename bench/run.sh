@@ -255,8 +255,12 @@ collect() {
 
 # A guard against a hung VM, not a time limit: on a loaded 2-core host
 # the demo took 30 minutes, and 1800 s ended it before its advice.
+# -mem-prealloc: guest RAM touched for the first time costs QEMU a host
+# page fault per page, so whichever layer first filled the page cache with
+# a large file read buffered at half the rate (1 GiB at N=16: the first
+# layer 535-564 MiB/s, every later one 1050-1144, whichever came first).
 budget=${BENCH_VM_TIMEOUT:-$([ "$suite" = full ] && echo 21600 || echo 3600)}
-timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm \
+timeout -k 5 "$budget" qemu-system-x86_64 -m "$mem" -mem-prealloc -smp 2 -cpu max,-erms,-fsrm \
 	-no-reboot -kernel "$kernel" -initrd "$bdir/bench.img" \
 	-append "console=ttyS0 quiet panic=-1 vmtest.mode=run${BENCH_VM_APPEND:+ $BENCH_VM_APPEND}" \
 	-display none -monitor none -serial "file:$out/console.log" \
