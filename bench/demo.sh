@@ -9,7 +9,7 @@
 # reads it three ways: O_DIRECT at queue depth 32, buffered by one reader
 # per guest CPU, and buffered by one reader with the read_ahead_kb the
 # tool sets; the members read on their own with no layer are the ceiling.
-# Then one 128 KiB request at a time on the block devices (1, 4, 16
+# Then one 128 KiB request at a time on the block devices (1 and 16
 # members), where only fanraid's readahead queues keep every member busy.
 # Ends with the advice (bench/run.sh --advise) measured against a fanraid
 # array of 8 of those simulated SSDs. Prints the tables, the time, and
