@@ -17,12 +17,14 @@
  *   like any write.
  *
  * Whole rows are zeroed in batches of at most FANRAID_R6_ZERO_ROWS under
- * the window locks of those rows, so no write's read-modify-write and no sync pass
- * interleaves with the zeroing. Like a write: DIRTY and the rows' bitmap
- * bits reach the media first, a failed member simply gets nothing, a
- * member that fails the write-zeroes is failed, and the request completes
- * only once the survivors' superblocks record any failure. A member being
- * rebuilt gets the zeroes too: the row is then in sync on it.
+ * every window lock of those rows, so no write's read-modify-write and no
+ * sync pass interleaves with the zeroing. Batches take their locks under
+ * one outer zero_lock, so two batches run one after the other. Like a
+ * write: DIRTY and the rows' bitmap bits reach the media first, a failed
+ * member simply gets nothing, a member that fails the write-zeroes is
+ * failed, and the request completes only once the survivors' superblocks
+ * record any failure. A member being rebuilt gets the zeroes too: the row
+ * is then in sync on it.
  *
  * Layering (R22): a path, beside the gatherer, which it feeds; it uses the
  * window locks of fanraid-r6-io.c, the on-disk state and the member state.

@@ -4,8 +4,8 @@
  *
  * One delayed work item walks the members from sector 0 to the end in
  * windows of at most FANRAID_R6_MAX_IO_SECTORS of one chunk, several at
- * once (fanraid_sync_wave()), each taking its window's lock as the I/O worker
- * does, so writes and the sync never interleave on a row. sync_cp records
+ * once (fanraid_sync_wave()), each taking its window's lock as the I/O
+ * worker does, so writes and the sync never interleave on a window. sync_cp records
  * how far it got: a member being rebuilt is trusted below it and rebuilt
  * from the others above it. The walk stops on presuspend and continues
  * from sync_cp on resume.
