@@ -3,8 +3,10 @@
  * fanraid I/O path: remap bios onto members through the shared geometry.
  *
  * Layered as the geometry (fanraid/geom.h) -> fanraid_map_bio() /
- * fanraid_map_range() -> fanraid_map(). Nothing here allocates or sleeps;
- * the only lock is the readahead cache's spinlock. The DM core has already
+ * fanraid_map_range() -> fanraid_map(). Nothing here sleeps; the locks
+ * are the readahead cache's spinlock and, during a grow, the reshape's
+ * (fanraid-reshape.c, which also allocates the old-layout twin of a write
+ * without waiting). The DM core has already
  * split every bio at chunk boundaries (dm_set_target_max_io_len in the ctr).
  */
 #include <linux/bio.h>
@@ -28,8 +30,8 @@ static void fanraid_count(struct fanraid_dev *d, struct bio *bio)
 	}
 }
 
-static int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
-			 sector_t member_sector)
+int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
+		  sector_t member_sector)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 	struct fanraid_dev *d = &fc->devs[dev];
@@ -56,6 +58,9 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 	if (WARN_ON_ONCE(bio_sectors(bio) >
 			 fr_geom_chunk_remaining(&fc->geom, logical)))
 		return DM_MAPIO_KILL;
+	/* A grow under way: which layout depends on how far the copy got. */
+	if (fc->rs)
+		return fanraid_reshape_map(fc, bio);
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
 		       fanraid_r6_row_lost(fc, &loc)))
@@ -178,6 +183,7 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->ra_gen = 0;
 	fb->repair = false;
 	fb->flush_counted = false;
+	fb->rs_epoch = 0;
 	if (fc->r6)
 		this_cpu_inc(*fc->r6->mapped);
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
@@ -254,6 +260,8 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 	bool flush = bio->bi_opf & REQ_PREFLUSH;
 
+	if (fb->rs_epoch)
+		fanraid_reshape_io_done(fc, fb);
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
 	if (fb->ra_sectors) {

@@ -56,7 +56,8 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
 	       (f->ra_cache_mb_set ? 2 : 0) + (f->stripe_cache_mb_set ? 2 : 0) +
 	       (f->max_read_errors_set ? 2 : 0) +
 	       (f->superblock ? 1 : 0) + (f->safe_mode_delay_set ? 2 : 0) +
-	       (f->bitmap_set ? 2 : 0) + 2 * bitmap_weight(f->readd, FR_MAX_DEVS);
+	       (f->bitmap_set ? 2 : 0) + 2 * bitmap_weight(f->readd, FR_MAX_DEVS) +
+	       (f->reshape ? 3 : 0);
 }
 
 #define DMEMIT_FANRAID_STATS(d)						\
@@ -82,6 +83,9 @@ static unsigned int fanraid_feature_words(const struct fanraid_features *f)
  *        (v1.4.0+: 0 without a bitmap; regions the current or last sync
  *        pass covered) <rebuild_lost_row> (v1.4.0+: the row where the last
  *        rebuild stopped because its data is lost, or -)
+ *        <reshape_done> <reshape_safe> (v1.7.0+: array sectors a grow has
+ *        copied, and recorded as copied; "- -" without one; while the copy
+ *        runs, <sync_ratio> is <reshape_done>/<len> and <action> reshape)
  * TABLE: the constructor line, features in canonical order:
  *        <level> <chunk_sectors> <#feature_args> [<feature> [<value>]]*
  *        <#devs> <dev> <offset> [<dev> <offset>]*
@@ -94,18 +98,26 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 	const struct fanraid_features *f = &fc->features;
 	unsigned int sz = 0;
 	u64 cache_now = 0, cache_peak = 0, bm_dirty, bm_synced, lost;
-	u32 i, region;
+	sector_t rs_done = 0, rs_safe = 0;
+	u32 i, region, rs_old = 0;
+	bool reshape = fanraid_reshape_progress(fc, &rs_done, &rs_safe, &rs_old);
 
 	switch (type) {
 	case STATUSTYPE_INFO:
 		DMEMIT("raid%u %u ", fc->geom.level, fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT("%c", fanraid_dev_health(fc, i));
-		DMEMIT(" %llu/%llu %s",
-		       (unsigned long long)fanraid_sync_done(fc),
-		       (unsigned long long)ti->len,
-		       fanraid_sync_action_name(fc->r6 ? READ_ONCE(fc->r6->action) :
-						FANRAID_SYNC_IDLE));
+		if (reshape && rs_done < ti->len)
+			DMEMIT(" %llu/%llu %s", (unsigned long long)rs_done,
+			       (unsigned long long)ti->len,
+			       fanraid_reshape_failed(fc) ? "reshape_failed" :
+			       "reshape");
+		else
+			DMEMIT(" %llu/%llu %s",
+			       (unsigned long long)fanraid_sync_done(fc),
+			       (unsigned long long)ti->len,
+			       fanraid_sync_action_name(fc->r6 ? READ_ONCE(fc->r6->action) :
+							FANRAID_SYNC_IDLE));
 		for (i = 0; i < fc->ndevs; i++)
 			DMEMIT_FANRAID_STATS(&fc->devs[i]);
 		DMEMIT(" %lld", fc->r6 ?
@@ -136,6 +148,12 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" -");
 		else
 			DMEMIT(" %llu", lost);
+		/* v1.7.0+: a grow's sectors copied and recorded as copied */
+		if (reshape)
+			DMEMIT(" %llu %llu", (unsigned long long)rs_done,
+			       (unsigned long long)rs_safe);
+		else
+			DMEMIT(" - -");
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -170,6 +188,10 @@ void fanraid_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" bitmap %u", f->bitmap_region);
 		for_each_set_bit(i, f->readd, FR_MAX_DEVS)
 			DMEMIT(" readd %u", i);
+		/* Where a reload would resume: what is recorded now. */
+		if (reshape)
+			DMEMIT(" reshape %u %llu", rs_old,
+			       (unsigned long long)rs_safe);
 		DMEMIT(" %u", fc->ndevs);
 		for (i = 0; i < fc->ndevs; i++)
 			fanraid_emit_member(&fc->devs[i], result, maxlen, &sz);
@@ -289,7 +311,7 @@ static int fanraid_message_sync(struct fanraid_c *fc, const char *verb)
 /*
  * Messages: "stats reset", "fail <idx>", "check", "repair", "idle",
  * "readahead on|off", "ra_window <stripes>", "max_sync_rate <KiB/s>",
- * "min_sync_rate <KiB/s>".
+ * "min_sync_rate <KiB/s>", "reshape_safe <sectors>".
  */
 int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		    char *result, unsigned int maxlen)
@@ -318,6 +340,14 @@ int fanraid_message(struct dm_target *ti, unsigned int argc, char **argv,
 		return fanraid_message_sync_rate(fc, argv[0], argv[1]);
 	if (argc == 2 && !strcasecmp(argv[0], "fail"))
 		return fanraid_message_fail(fc, argv[1]);
+	if (argc == 2 && !strcasecmp(argv[0], "reshape_safe")) {
+		if (fanraid_reshape_set_safe(fc, argv[1])) {
+			DMWARN("reshape_safe %s: no grow, or not a row edge in [safe, done]",
+			       argv[1]);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (argc == 1 && (!strcasecmp(argv[0], "check") ||
 			  !strcasecmp(argv[0], "repair") ||
 			  !strcasecmp(argv[0], "idle")))

@@ -255,18 +255,54 @@ static int fanraid_parse_readd(struct fanraid_features *f, const char *value,
 }
 
 /*
+ * reshape <old_ndevs> <position>: the member count before a grow and the
+ * array sectors recorded as copied; checked against the geometry later
+ * (fanraid_reshape_create()).
+ */
+static int fanraid_parse_reshape(struct dm_arg_set *as,
+				 struct fanraid_features *f,
+				 unsigned int *nwords, char **error)
+{
+	const char *old, *pos;
+
+	if (f->reshape) {
+		*error = "Feature reshape duplicated";
+		return -EINVAL;
+	}
+	if (*nwords < 2) {
+		*error = "Feature reshape requires <old_ndevs> <position>";
+		return -EINVAL;
+	}
+	old = dm_shift_arg(as);
+	pos = dm_shift_arg(as);
+	*nwords -= 2;
+	if (kstrtou32(old, 10, &f->reshape_old_ndevs) ||
+	    f->reshape_old_ndevs > FR_MAX_DEVS) {
+		*error = "Invalid reshape member count";
+		return -EINVAL;
+	}
+	if (kstrtou64(pos, 10, &f->reshape_pos)) {
+		*error = "Invalid reshape position";
+		return -EINVAL;
+	}
+	f->reshape = true;
+	return 0;
+}
+
+/*
  * <#feature_args> [<feature> [<value>]]*; the count counts words.
  *   flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  *   min_sync_rate <KiB/s>, rebuild <idx> (up to twice), resync,
  *   readahead on|off, ra_window <stripes>, ra_cache_mb <MiB>, stripe_cache_mb <MiB>,
  *   max_read_errors <count>, superblock, safe_mode_delay <ms>,
- *   bitmap <region_sectors>, readd <idx> (up to twice)
+ *   bitmap <region_sectors>, readd <idx> (up to twice),
+ *   reshape <old_ndevs> <position>
  */
 static int fanraid_parse_features(struct dm_arg_set *as,
 				  struct fanraid_features *f, char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 30, "Invalid number of feature arguments"
+		0, 33, "Invalid number of feature arguments"
 	};
 	unsigned int nwords;
 	const char *name, *value;
@@ -302,6 +338,12 @@ static int fanraid_parse_features(struct dm_arg_set *as,
 				return -EINVAL;
 			}
 			f->superblock = true;
+			continue;
+		}
+		if (!strcmp(name, "reshape")) {
+			r = fanraid_parse_reshape(as, f, &nwords, error);
+			if (r)
+				return r;
 			continue;
 		}
 		if (strcmp(name, "flush_policy") && strcmp(name, "max_sync_rate") &&
@@ -553,6 +595,12 @@ static int fanraid_set_target_limits(struct dm_target *ti,
 	ti->num_secure_erase_bios = fc->r6 ? 0 : n;
 	ti->num_write_zeroes_bios = ranged;
 	ti->discards_supported = fc->r6 != NULL;
+	/* A range during a grow would span both layouts: zero pages are written instead. */
+	if (fc->rs) {
+		ti->num_discard_bios = 0;
+		ti->num_secure_erase_bios = 0;
+		ti->num_write_zeroes_bios = 0;
+	}
 	ti->per_io_data_size = sizeof(struct fanraid_bio);
 	return 0;
 }
@@ -571,7 +619,9 @@ static int fanraid_set_target_limits(struct dm_target *ti,
  *                stripe_cache_mb <MiB> (raid6), max_read_errors <count> (raid6),
  *                superblock (raid6), safe_mode_delay <ms> (with superblock,
  *                default 200), bitmap <region_sectors> (with superblock),
- *                readd <idx> (with bitmap, up to twice)
+ *                readd <idx> (with bitmap, up to twice),
+ *                reshape <old_ndevs> <position> (raid0: a grow under way;
+ *                the length is the old layout's)
  * dev offset:    member and the start of its data area, in sectors;
  *                "- -" for a missing raid6 member; with superblock, the
  *                member's block at byte 4096 of the device is read and
@@ -619,8 +669,10 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	}
 
-	member_sectors = fr_geom_member_sectors_for(level, ndevs, chunk,
-						    ti->len);
+	/* During a grow the length is still the old layout's. */
+	member_sectors = fr_geom_member_sectors_for(level,
+			features.reshape ? features.reshape_old_ndevs : ndevs,
+			chunk, ti->len);
 	err = fr_geom_init(&fc->geom, level, ndevs, chunk, member_sectors);
 	if (err) {
 		ti->error = (char *)fr_geom_strerror(err);
@@ -642,6 +694,9 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	r = fanraid_check_features(fc, &ti->error);
 	if (r)
 		goto bad;
+	r = fanraid_reshape_create(fc, &ti->error);
+	if (r)
+		goto bad;
 	if (fc->r6)
 		fanraid_sync_init(fc);
 	if (!fc->features.safe_mode_delay_set)
@@ -659,11 +714,13 @@ int fanraid_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 			goto bad;
 	}
 	fanraid_default_readahead(fc);
-	if (fc->features.ra_cache_mb) {
+	/* The cache holds members' chunks of one layout; a grow has two. */
+	if (fc->features.ra_cache_mb && !fc->rs) {
 		r = fanraid_ra_create(fc, &ti->error);
 		if (r)
 			goto bad;
-	} else if (fc->features.readahead && fc->features.readahead_set) {
+	} else if (fc->features.readahead && fc->features.readahead_set &&
+		   !fc->rs) {
 		ti->error = "Readahead on needs a cache (ra_cache_mb > 0)";
 		r = -EINVAL;
 		goto bad;
@@ -693,6 +750,7 @@ void fanraid_dtr(struct dm_target *ti)
 		return;
 	/* It reaches into the superblock state, which goes next. */
 	flush_work(&fc->trigger_event);
+	fanraid_reshape_destroy(fc);
 	fanraid_bitmap_destroy(fc);
 	fanraid_meta_destroy(fc);
 	fanraid_r6_destroy(fc);

@@ -20,6 +20,7 @@ static void fanraid_presuspend(struct dm_target *ti)
 
 	if (fc->r6)
 		fanraid_sync_presuspend(fc);
+	fanraid_reshape_presuspend(fc);
 	fanraid_ra_presuspend(fc);
 }
 
@@ -43,6 +44,7 @@ static void fanraid_resume(struct dm_target *ti)
 	fanraid_ra_resume(fc);
 	if (fc->r6)
 		fanraid_sync_resume(fc);
+	fanraid_reshape_resume(fc);
 }
 
 /*
@@ -68,8 +70,10 @@ static struct target_type fanraid_target = {
 	 * 1.5.0: RAID6 discard and write-zeroes
 	 * 1.6.0: min_sync_rate, and the max_sync_rate and min_sync_rate
 	 *        messages
+	 * 1.7.0: reshape (RAID0 grow), the reshape_safe message, and the
+	 *        reshape words in INFO
 	 */
-	.version = {1, 6, 0},
+	.version = {1, 7, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

@@ -183,6 +183,10 @@ struct fanraid_features {
 	bool bitmap_set;
 	/* members back after a failure: recovered only where the bitmap says */
 	DECLARE_BITMAP(readd, FR_MAX_DEVS);
+	/* grow under way (fanraid-reshape.c): members before it, sectors copied */
+	bool reshape;
+	u32 reshape_old_ndevs;
+	u64 reshape_pos;
 };
 
 /*
@@ -261,6 +265,7 @@ struct fanraid_c {
 	struct fanraid_ra *ra;		/* NULL without a readahead cache */
 	struct fanraid_meta *meta;	/* NULL without the superblock feature */
 	struct fanraid_bitmap *bitmap;	/* NULL without the bitmap feature */
+	struct fanraid_reshape *rs;	/* NULL without the reshape feature */
 	struct fanraid_ra_stats __percpu *ra_stats;	/* even without a cache: status reads it */
 	atomic64_t flushes_elided;	/* flush_policy dirty: flushes not sent */
 	/*
@@ -293,6 +298,7 @@ struct fanraid_bio {
 	u32 ra_gen;			/* stream generation when counted, 0 = not */
 	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
 	u8 ra_stream;			/* stream whose outstanding reads count it */
+	u8 rs_epoch;			/* reshape: old-layout epoch + 1, 0 = none */
 };
 
 /* fanraid-table.c */
@@ -329,6 +335,8 @@ static inline void fanraid_ra_stat_add(struct fanraid_c *fc,
 }
 
 /* fanraid-map.c */
+int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
+		  sector_t member_sector);
 int fanraid_map(struct dm_target *ti, struct bio *bio);
 int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void fanraid_trigger_event(struct work_struct *work);
@@ -394,6 +402,18 @@ void fanraid_bitmap_sync_start(struct fanraid_c *fc);
 void fanraid_bitmap_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
 void fanraid_bitmap_status(struct fanraid_c *fc, u32 *region, u64 *dirty,
 			   u64 *synced);
+
+/* fanraid-reshape.c: grow onto more members (RAID0) */
+int fanraid_reshape_create(struct fanraid_c *fc, char **error);
+void fanraid_reshape_destroy(struct fanraid_c *fc);
+int fanraid_reshape_map(struct fanraid_c *fc, struct bio *bio);
+void fanraid_reshape_io_done(struct fanraid_c *fc, struct fanraid_bio *fb);
+int fanraid_reshape_set_safe(struct fanraid_c *fc, const char *value);
+bool fanraid_reshape_progress(struct fanraid_c *fc, sector_t *done,
+			      sector_t *safe, u32 *old_ndevs);
+bool fanraid_reshape_failed(struct fanraid_c *fc);
+void fanraid_reshape_presuspend(struct fanraid_c *fc);
+void fanraid_reshape_resume(struct fanraid_c *fc);
 
 /* fanraid-status.c */
 void fanraid_status(struct dm_target *ti, status_type_t type,

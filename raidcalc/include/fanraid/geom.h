@@ -402,4 +402,38 @@ static inline void fr_geom_unmap(const struct fr_geom *g, u32 dev, u64 sector,
 		      offset;
 }
 
+/*
+ * Growing an array (reshape) from @old to @new: the same chunk and member
+ * data size, more members. A chunk's new place is at the same or a lower
+ * member offset than its old one, so a copy in logical order only ever
+ * overwrites chunks it has already copied, once they are recorded as
+ * copied: new row r covers old row r's member sectors, which hold array
+ * sectors up to (r + 1) x the old full stripe. Below is how far the new
+ * layout may be written when @safe array sectors are recorded as copied:
+ * new rows below the returned one.
+ */
+static inline u64 fr_reshape_row_limit(const struct fr_geom *old, u64 safe)
+{
+	u32 rem;
+
+	return fr_div_rem(safe >> old->chunk_shift, old->data_devs, &rem);
+}
+
+/*
+ * The first new rows cannot be written that way: new row r is reached
+ * with r x the new full stripe copied, which covers old row r only from
+ * r >= old data chunks / chunks added, rounded up. Those rows, the
+ * critical section, go through a copy kept elsewhere (md's backup). In
+ * array sectors, at most the old capacity.
+ */
+static inline u64 fr_reshape_critical_sectors(const struct fr_geom *old,
+					      const struct fr_geom *new)
+{
+	u32 added = new->data_devs - old->data_devs;
+	u64 rows = (old->data_devs + added - 1) / added;
+	u64 sectors = rows * fr_geom_full_stripe_sectors(new);
+
+	return sectors < old->capacity ? sectors : old->capacity;
+}
+
 #endif /* FANRAID_GEOM_H */
