@@ -110,9 +110,10 @@ u8 rc_gf_inv_ref(u8 a);
 
 /**
  * Most words the feature group may hold: every feature once, rebuild
- * twice. The target's dm_arg bound for <#feature_args>.
+ * and readd twice, and room for reshape's three. The target's dm_arg
+ * bound for <#feature_args>.
  */
-#define RC_FEATURE_WORDS_MAX	30
+#define RC_FEATURE_WORDS_MAX	33
 
 /** Flush policies of the table's flush_policy feature. */
 enum rc_flush_policy {
@@ -168,6 +169,15 @@ struct rc_array {
 	u32 bitmap_region;		/* write-intent bitmap region, sectors */
 	bool bitmap_given;
 	u64 readd;			/* bit i: "readd i" was given */
+	/*
+	 * A raid0 grow under way: array sectors below reshape_pos are in
+	 * geom (every member), the rest in old_geom (the first
+	 * reshape_old_ndevs members); len is the old capacity.
+	 */
+	bool reshape;
+	u32 reshape_old_ndevs;
+	u64 reshape_pos;
+	struct fr_geom old_geom;
 	unsigned int nmembers;
 	struct rc_member members[FR_MAX_DEVS];
 	const char *error;		/* static text of the last failure */
@@ -193,8 +203,9 @@ struct rc_array {
  * fr_r6_stripe_cache_min_mb()..4096), max_read_errors <count> (raid6),
  * superblock (raid6), safe_mode_delay <ms> (with superblock), bitmap
  * <region_sectors> (with superblock), readd <idx> (with bitmap, up to
- * twice). Only rebuild and readd change what raidcalc does (they mark
- * members rebuilding); the rest steer the running target,
+ * twice), reshape <old_ndevs> <position> (raid0). Only rebuild and readd
+ * (they mark members rebuilding) and reshape (two layouts, split at the
+ * position) change what raidcalc does; the rest steer the running target,
  * never the layout, and are kept for rc_array_format(). "- -" as a
  * pair is a missing raid6 member; at most two members may be missing or
  * rebuilding. Messages match the target's.

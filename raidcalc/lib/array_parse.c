@@ -280,13 +280,33 @@ static const struct {
 	{ "readd", rc_parse_readd },
 };
 
+/* reshape <old_ndevs> <position>, checked against the geometry later. */
+static int rc_parse_reshape(struct rc_array *a, struct rc_words *w, int end)
+{
+	const char *old, *pos;
+
+	if (a->reshape)
+		return rc_fail(a, w, "Feature reshape duplicated");
+	if (end - w->pos < 2)
+		return rc_fail(a, w, "Feature reshape requires <old_ndevs> <position>");
+	old = rc_next(w);
+	pos = rc_next(w);
+	if (!rc_parse_u32(old, &a->reshape_old_ndevs) ||
+	    a->reshape_old_ndevs > FR_MAX_DEVS)
+		return rc_fail(a, w, "Invalid reshape member count");
+	if (!rc_parse_u64(pos, &a->reshape_pos))
+		return rc_fail(a, w, "Invalid reshape position");
+	a->reshape = true;
+	return 0;
+}
+
 /*
  * The feature group, as the target reads it; its count counts words:
  * flush_policy passthrough|dirty|drop, max_sync_rate <KiB/s>,
  * min_sync_rate <KiB/s>, rebuild <idx> (up to twice), resync, readahead on|off, ra_window <stripes>,
  * ra_cache_mb <MiB>, stripe_cache_mb <MiB>, max_read_errors <count>,
  * superblock, safe_mode_delay <ms>, bitmap <region_sectors>, readd <idx>
- * (up to twice).
+ * (up to twice), reshape <old_ndevs> <position>.
  */
 static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 {
@@ -320,6 +340,10 @@ static int rc_parse_features(struct rc_array *a, struct rc_words *w)
 			if (a->superblock)
 				return rc_fail(a, w, "Feature superblock duplicated");
 			a->superblock = true;
+			continue;
+		}
+		if (!strcmp(name, "reshape")) {
+			RC_TRY(rc_parse_reshape(a, w, end));
 			continue;
 		}
 		for (f = 0; f < nf; f++)
@@ -388,6 +412,9 @@ static int rc_parse_devs(struct rc_array *a, struct rc_words *w, u32 level)
  */
 static int rc_check_readahead(struct rc_array *a, struct rc_words *w)
 {
+	/* during a grow the target has no cache and does not ask */
+	if (a->reshape)
+		return 0;
 	if (a->readahead_given && a->readahead && a->ra_cache_mb_given &&
 	    !a->ra_cache_mb)
 		return rc_fail(a, w, "Readahead on needs a cache (ra_cache_mb > 0)");
@@ -460,6 +487,28 @@ static int rc_parse_span(struct rc_array *a, struct rc_words *w, u64 *len)
 	return 0;
 }
 
+/* The target's checks of a grow (fanraid_reshape_create()), in its order. */
+static int rc_check_reshape(struct rc_array *a)
+{
+	u64 stripe = fr_geom_full_stripe_sectors(&a->geom);
+
+	if (a->geom.level == FR_LEVEL_RAID6)
+		return rc_fail_line(a, "Feature reshape is not supported on raid6 yet");
+	if (a->reshape_old_ndevs < fr_level_min_devs(a->geom.level) ||
+	    a->reshape_old_ndevs >= a->nmembers)
+		return rc_fail_line(a, "Invalid reshape member count: must be below the table's");
+	if (fr_geom_init(&a->old_geom, a->geom.level, a->reshape_old_ndevs,
+			 a->geom.chunk_sectors, a->geom.member_sectors) ||
+	    a->old_geom.capacity != a->len)
+		return rc_fail_line(a, "Target length is not the old layout's capacity");
+	if (a->reshape_pos > a->len ||
+	    (a->reshape_pos != a->len && a->reshape_pos % stripe))
+		return rc_fail_line(a, "Invalid reshape position: not a new row boundary");
+	if (a->reshape_pos < fr_reshape_critical_sectors(&a->old_geom, &a->geom))
+		return rc_fail_line(a, "Reshape position inside the critical section (copy it first)");
+	return 0;
+}
+
 /* Member byte positions are off_t: offset plus data area must fit one. */
 int rc_array_check_offsets(struct rc_array *a)
 {
@@ -506,11 +555,17 @@ int rc_array_parse(struct rc_array *a, int argc, char *const *argv, u64 len)
 	a->len = len ? len : tlen;
 	if (!a->len)
 		return rc_fail_line(a, "Missing target length (give -L or <start> <len>)");
-	ms = fr_geom_member_sectors_for(level, a->nmembers, chunk, a->len);
+	/* during a grow the length is still the old layout's */
+	ms = fr_geom_member_sectors_for(level, a->reshape ?
+					a->reshape_old_ndevs : a->nmembers,
+					chunk, a->len);
 	gerr = fr_geom_init(&a->geom, level, a->nmembers, chunk, ms);
 	if (gerr)
 		return rc_fail_line(a, fr_geom_strerror(gerr));
-	return rc_array_check_offsets(a);
+	err = rc_array_check_offsets(a);
+	if (!err && a->reshape)
+		err = rc_check_reshape(a);
+	return err;
 }
 
 /* Words the feature group takes: a name and its value count as two. */
@@ -524,7 +579,8 @@ static unsigned int rc_feature_words(const struct rc_array *a)
 	       2 * a->max_read_errors_given +
 	       a->superblock + 2 * a->safe_mode_delay_given +
 	       2 * a->bitmap_given +
-	       2 * (unsigned int)__builtin_popcountll(a->readd);
+	       2 * (unsigned int)__builtin_popcountll(a->readd) +
+	       3 * a->reshape;
 }
 
 int rc_array_format(const struct rc_array *a, char *buf, size_t size)
@@ -581,6 +637,9 @@ int rc_array_format(const struct rc_array *a, char *buf, size_t size)
 	for (i = 0; i < FR_MAX_DEVS; i++)
 		if (a->readd & (1ull << i))
 			RC_EMIT(" readd %u", i);
+	if (a->reshape)
+		RC_EMIT(" reshape %u %llu", a->reshape_old_ndevs,
+			(unsigned long long)a->reshape_pos);
 	RC_EMIT(" %u", a->nmembers);
 	for (i = 0; i < a->nmembers; i++) {
 		if (a->members[i].missing)

@@ -99,7 +99,9 @@ int rc_array_read(struct rc_array *a, u64 logical, u64 nsectors, int fd,
 	if (err)
 		return err;
 	while (l < end && !err) {
-		fr_geom_map(g, l, &loc);
+		/* a grow: the new layout below its position, the old above */
+		fr_geom_map(a->reshape && l >= a->reshape_pos ? &a->old_geom : g,
+			    l, &loc);
 		obyte = (u64)(l & (g->chunk_sectors - 1)) << FR_SECTOR_SHIFT;
 		soff = obyte & ~(u64)(s.bytes - 1);
 		err = rc_read_slice(&s, &loc, soff, lost);

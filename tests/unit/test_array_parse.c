@@ -419,7 +419,7 @@ static void test_array_format_orders_features_canonically(void **state)
  * readd twice take; only two of those four can be valid, so the longest
  * valid line with 64 members has 26.
  */
-static void test_array_parse_takes_at_most_30_feature_words(void **state)
+static void test_array_parse_takes_at_most_33_feature_words(void **state)
 {
 	static const char feats[] = "flush_policy drop max_sync_rate 1 "
 		"min_sync_rate 4294967295 rebuild 0 resync readahead on ra_window 2 "
@@ -444,11 +444,66 @@ static void test_array_parse_takes_at_most_30_feature_words(void **state)
 			 (int)strlen(line) - (int)strlen("0 1048576 "));
 	assert_string_equal(buf, line + strlen("0 1048576 "));
 
-	snprintf(line, sizeof(line), "fanraid raid6 8 31 %s x 4 a 0 b 0 c 0 "
+	snprintf(line, sizeof(line), "fanraid raid6 8 34 %s x 4 a 0 b 0 c 0 "
 		 "d 0", feats);
 	assert_int_equal(rc_t_parse(a, line, 64), -EINVAL);
 	assert_string_equal(a->error, "Invalid number of feature arguments");
 	assert_int_equal(a->error_arg, 4);	/* the count itself */
+}
+
+/*
+ * A grow: every new member, the old length, the recorded position; the
+ * old layout from the first old_ndevs members, and each refusal the
+ * target's (fanraid_reshape_create()).
+ */
+static void test_array_parse_reads_reshape(void **state)
+{
+	static const char devs[] = "6 a 0 b 0 c 0 d 0 e 0 f 0";
+	static const struct {
+		u64 len;
+		const char *feats;
+		const char *error;
+	} bad[] = {
+		{ 4096, "3 reshape 4 768", "Reshape position inside the critical section (copy it first)" },
+		{ 4096, "3 reshape 4 1664", "Invalid reshape position: not a new row boundary" },
+		{ 4096, "3 reshape 4 4864", "Invalid reshape position: not a new row boundary" },
+		{ 4096, "3 reshape 6 1536", "Invalid reshape member count: must be below the table's" },
+		{ 4096, "3 reshape 65 1536", "Invalid reshape member count" },
+		{ 4096, "3 reshape 4 18446744073709551616", "Invalid reshape position" },
+		{ 4096, "2 reshape 4", "Feature reshape requires <old_ndevs> <position>" },
+		{ 4096, "6 reshape 4 1536 reshape 4 1536", "Feature reshape duplicated" },
+		{ 3968, "3 reshape 4 1536", "Target length is not the old layout's capacity" },
+	};
+	struct rc_array *a = &rc_t_a;
+	char line[256], buf[256];
+	unsigned int i;
+
+	(void)state;
+	/* members of 1024 sectors: 4 x 1024 old, rows of 768 new, 2 critical */
+	snprintf(line, sizeof(line),
+		 "fanraid raid0 128 5 readahead on reshape 4 1536 %s", devs);
+	assert_int_equal(rc_t_parse(a, line, 4096), 0);
+	assert_true(a->reshape);
+	assert_int_equal(a->geom.ndevs, 6);
+	assert_int_equal(a->old_geom.ndevs, 4);
+	assert_int_equal(a->geom.member_sectors, 1024);
+	assert_int_equal(a->old_geom.capacity, 4096);
+	assert_int_equal(a->reshape_pos, 1536);
+	assert_int_equal(rc_array_format(a, buf, sizeof(buf)), (int)strlen(line));
+	assert_string_equal(buf, line);
+	/* finished: the position is the length */
+	snprintf(line, sizeof(line), "fanraid raid0 128 3 reshape 4 4096 %s", devs);
+	assert_int_equal(rc_t_parse(a, line, 4096), 0);
+	/* raid6 is the target's to refuse too */
+	snprintf(line, sizeof(line), "fanraid raid6 128 3 reshape 4 1536 %s", devs);
+	assert_int_equal(rc_t_parse(a, line, 2048), -EINVAL);
+	assert_string_equal(a->error, "Feature reshape is not supported on raid6 yet");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "fanraid raid0 128 %s %s",
+			 bad[i].feats, devs);
+		assert_int_equal(rc_t_parse(a, line, bad[i].len), -EINVAL);
+		assert_string_equal(a->error, bad[i].error);
+	}
 }
 
 /* "fanraid raid6 <chunk> 2 stripe_cache_mb <mb> <n> d0 0 d1 0 ..." */
@@ -527,9 +582,10 @@ int main(void)
 		cmocka_unit_test(test_array_parse_reads_flush_policy),
 		cmocka_unit_test(test_array_parse_reads_readahead_and_stripe_cache),
 		cmocka_unit_test(test_array_parse_rejects_each_bad_argument),
-		cmocka_unit_test(test_array_parse_takes_at_most_30_feature_words),
+		cmocka_unit_test(test_array_parse_takes_at_most_33_feature_words),
 		cmocka_unit_test(test_array_parse_checks_stripe_cache_minimum),
 		cmocka_unit_test(test_array_parse_checks_features_in_targets_order),
+		cmocka_unit_test(test_array_parse_reads_reshape),
 		cmocka_unit_test(test_array_format_round_trips),
 		cmocka_unit_test(test_array_format_orders_features_canonically),
 		cmocka_unit_test(test_array_parse_survives_random_words),

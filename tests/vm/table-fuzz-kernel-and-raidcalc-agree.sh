@@ -27,6 +27,7 @@ bases=(
 	"0 $len6 fanraid raid6 128 2 max_read_errors 20 4 $pairs"
 	"0 $len6 fanraid raid6 128 5 superblock bitmap 2048 readd 1 4 $pairs"
 	"0 $len6 fanraid raid6 128 2 readahead off 4 ${d[0]} 0 - - ${d[2]} 0 ${d[3]} 0"
+	"0 3072 fanraid raid0 128 3 reshape 3 1536 4 $pairs"
 )
 # Values that sit on and around every limit, words of the grammar in the
 # wrong place, numbers that overflow. No cache size that a 2 GiB VM could
@@ -34,7 +35,7 @@ bases=(
 tokens=(0 1 2 3 4 5 8 16 17 64 65 127 128 256 4097 32768 65536 -1 -8 - x 8s
 	on off raid0 raid6 readahead ra_window ra_cache_mb stripe_cache_mb
 	flush_policy dirty drop passthrough rebuild resync max_sync_rate min_sync_rate max_read_errors
-	superblock safe_mode_delay bitmap readd 2048 131072 2147483649
+	superblock safe_mode_delay bitmap readd reshape 1536 3072 2048 131072 2147483649
 	2147483647 2147483648 4294967295
 	4294967296 4294967297 18446744073709551615 18446744073709551616 +0 +4 +8
 	"${d[0]}" "${d[4]}")
