@@ -14,36 +14,6 @@
 
 #include "fanraid.h"
 
-static void fanraid_count(struct fanraid_dev *d, struct bio *bio)
-{
-	switch (bio_op(bio)) {
-	case REQ_OP_READ:
-		fanraid_stat_add(d, FANRAID_STAT_READS, 1);
-		fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS, bio_sectors(bio));
-		break;
-	case REQ_OP_WRITE:
-		fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
-		fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS, bio_sectors(bio));
-		break;
-	default:
-		break;
-	}
-}
-
-int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
-		  sector_t member_sector)
-{
-	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
-	struct fanraid_dev *d = &fc->devs[dev];
-
-	fb->dev = dev;
-	fb->handled = false;
-	bio_set_dev(bio, d->dm_dev->bdev);
-	bio->bi_iter.bi_sector = d->offset + member_sector;
-	fanraid_count(d, bio);
-	return DM_MAPIO_REMAPPED;
-}
-
 /*
  * A read or write that lies inside one chunk goes to that chunk's member.
  * RAID6 writes, and reads of a row with a lost data block, need other

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fanraid member state: which members are failed, which are still being
- * rebuilt, and the one place a member becomes failed.
+ * rebuilt, and the one place a member becomes failed; and a bio pointed
+ * at a member, counted there (fanraid_remap()).
  *
  * This layer sits below map, readahead and RAID6: they ask it, it calls
  * none of them. A member fails here for a write error, a read error that
@@ -11,6 +12,8 @@
  * complete. It calls nothing above it: the table event's work item
  * records the failure in the superblocks.
  */
+#include <linux/bio.h>
+
 #include "fanraid.h"
 
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev)
@@ -155,4 +158,35 @@ void fanraid_member_stats_reset(struct fanraid_dev *d)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(d->stats, cpu), 0, sizeof(struct fanraid_stats));
 	atomic64_set(&d->errors, 0);
+}
+
+static void fanraid_count(struct fanraid_dev *d, struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+		fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS, bio_sectors(bio));
+		break;
+	case REQ_OP_WRITE:
+		fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
+		fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS, bio_sectors(bio));
+		break;
+	default:
+		break;
+	}
+}
+
+/* Point a bio of the array at member @dev, counted there. */
+int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
+		  sector_t member_sector)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	struct fanraid_dev *d = &fc->devs[dev];
+
+	fb->dev = dev;
+	fb->handled = false;
+	bio_set_dev(bio, d->dm_dev->bdev);
+	bio->bi_iter.bi_sector = d->offset + member_sector;
+	fanraid_count(d, bio);
+	return DM_MAPIO_REMAPPED;
 }

@@ -319,6 +319,8 @@ int fanraid_member_stats_alloc(struct fanraid_c *fc);
 void fanraid_member_stats_free(struct fanraid_c *fc);
 u64 fanraid_member_stat(struct fanraid_dev *d, enum fanraid_stat k);
 void fanraid_member_stats_reset(struct fanraid_dev *d);
+int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
+		  sector_t member_sector);
 
 /* Count @v of @k for member @d on this CPU; any context. */
 static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
@@ -335,8 +337,6 @@ static inline void fanraid_ra_stat_add(struct fanraid_c *fc,
 }
 
 /* fanraid-map.c */
-int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
-		  sector_t member_sector);
 int fanraid_map(struct dm_target *ti, struct bio *bio);
 int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void fanraid_trigger_event(struct work_struct *work);
