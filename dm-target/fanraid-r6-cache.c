@@ -172,6 +172,7 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
 	spin_unlock_irq(&r6->cache_lock);
 
 	op->fc = fc;
+	op->g = &fc->geom;
 	op->bio = NULL;
 	op->row = row;
 	op->target = 0;

@@ -265,7 +265,7 @@ static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
 {
 	struct fanraid_c *fc = op->fc;
-	const struct fr_geom *g = &fc->geom;
+	const struct fr_geom *g = op->g;
 	struct bio *bio;
 
 	bio_list_for_each(bio, &st->bios) {
@@ -293,7 +293,7 @@ static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 				  unsigned long touched)
 {
-	u32 n = op->fc->geom.ndevs, lo = __ffs(touched), hi = __fls(touched);
+	u32 n = op->g->ndevs, lo = __ffs(touched), hi = __fls(touched);
 	void *ptrs[FR_MAX_DEVS];
 	u32 p, i;
 
@@ -321,7 +321,7 @@ static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
 {
 	struct fanraid_c *fc = op->fc;
 	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
-	sector_t pos = ((sector_t)op->row << fc->geom.chunk_shift) +
+	sector_t pos = ((sector_t)op->row << op->g->chunk_shift) +
 		       ((sector_t)op->first_page << PAGE_SECTORS_SHIFT);
 
 	if (a != FANRAID_SYNC_RESYNC &&
@@ -339,7 +339,7 @@ static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
 static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 					    struct fanraid_r6_stripe *st)
 {
-	u32 n = op->fc->geom.ndevs, ndata = n - 2, slot;
+	u32 n = op->g->ndevs, ndata = n - 2, slot;
 	u32 lo = round_down(st->first, PAGE_SECTORS);
 	u32 hi = round_up(st->end, PAGE_SECTORS);
 	unsigned long full = 0, rcw, rmw, write;

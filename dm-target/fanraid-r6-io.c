@@ -47,7 +47,7 @@ u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window)
 /* The lock of the window the op lies in (an op never crosses one). */
 struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op)
 {
-	const struct fr_geom *g = &op->fc->geom;
+	const struct fr_geom *g = op->g;
 	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
 			(PAGE_SHIFT - SECTOR_SHIFT);
 
@@ -77,7 +77,7 @@ static void fanraid_r6_endio(struct bio *bio)
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 {
 	struct fanraid_c *fc = op->fc;
-	const struct fr_geom *g = &fc->geom;
+	const struct fr_geom *g = op->g;
 	sector_t member_sector = (op->row << g->chunk_shift) +
 				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
 	unsigned int bytes = op->npages << PAGE_SHIFT;
@@ -183,7 +183,7 @@ void fanraid_r6_xor_page(u8 *dst, const u8 *src)
 static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 				    u32 fb)
 {
-	u32 n = op->fc->geom.ndevs, pslot = n - 2, qslot = n - 1, i;
+	u32 n = op->g->ndevs, pslot = n - 2, qslot = n - 1, i;
 	void *ptrs[FR_MAX_DEVS];
 
 	for (i = 0; i < n; i++)
@@ -210,7 +210,7 @@ static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 /* Rebuild every missing slot of the op; -EIO when more than two are lost. */
 int fanraid_r6_recover(struct fanraid_r6op *op)
 {
-	u32 n = op->fc->geom.ndevs, fa, fb, p;
+	u32 n = op->g->ndevs, fa, fb, p;
 
 	if (!op->missing)
 		return 0;
@@ -273,7 +273,7 @@ void fanraid_r6_zero_pages(struct fanraid_r6op *op, u32 slot, unsigned int pos,
 /* Slots on failed members: never read or written. */
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 {
-	const struct fr_geom *g = &op->fc->geom;
+	const struct fr_geom *g = op->g;
 	unsigned long slots = 0;
 	u32 slot;
 
@@ -291,7 +291,7 @@ unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
 {
 	struct fanraid_c *fc = op->fc;
-	const struct fr_geom *g = &fc->geom;
+	const struct fr_geom *g = op->g;
 	sector_t pos = (op->row << g->chunk_shift) +
 		       ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
 	unsigned long slots = fanraid_r6_failed_slots(op);
@@ -309,7 +309,7 @@ unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
  */
 unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
 {
-	u32 n = op->fc->geom.ndevs;
+	u32 n = op->g->ndevs;
 	unsigned long want = GENMASK(n - 1, 0) & ~op->missing;
 
 	if (hweight_long(op->missing) == 1 && __ffs(op->missing) < n - 2)
@@ -330,7 +330,7 @@ int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
 		if (!fanraid_r6_io(op, todo, REQ_OP_READ))
 			return 0;
 		/* A member failed: its slot must now be rebuilt from all the others. */
-		want = GENMASK(op->fc->geom.ndevs - 1, 0);
+		want = GENMASK(op->g->ndevs - 1, 0);
 	}
 	return -EIO;
 }
@@ -341,7 +341,7 @@ int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
  */
 void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
 {
-	u32 n = op->fc->geom.ndevs, p, i;
+	u32 n = op->g->ndevs, p, i;
 	void *ptrs[FR_MAX_DEVS];
 
 	for (p = 0; p < op->npages; p++) {

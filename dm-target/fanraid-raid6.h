@@ -30,6 +30,8 @@ struct fanraid_r6io {
 struct fanraid_r6op {
 	struct list_head node;		/* in the stripe cache's free list */
 	struct fanraid_c *fc;
+	/* the layout of its row: every slot, P and Q are placed through it */
+	const struct fr_geom *g;
 	struct bio *bio;		/* degraded read; NULL otherwise */
 	u64 row;
 	u32 target;			/* data slot the read addresses */

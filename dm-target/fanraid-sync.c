@@ -49,7 +49,7 @@ const char *fanraid_sync_action_name(enum fanraid_sync_action action)
 /* Member sector of page @p of the op, for messages. */
 static sector_t fanraid_sync_page_sector(struct fanraid_r6op *op, u32 p)
 {
-	return (op->row << op->fc->geom.chunk_shift) +
+	return (op->row << op->g->chunk_shift) +
 	       ((sector_t)(op->first_page + p) << (PAGE_SHIFT - SECTOR_SHIFT));
 }
 
@@ -64,7 +64,7 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
 					 bool fix)
 {
 	struct fanraid_c *fc = op->fc;
-	const struct fr_geom *g = &fc->geom;
+	const struct fr_geom *g = op->g;
 	u32 n = g->ndevs, slot, data_idx;
 	u8 *dp = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
 	u8 *dq = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
@@ -114,7 +114,7 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
  */
 static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 {
-	u32 n = op->fc->geom.ndevs, p;
+	u32 n = op->g->ndevs, p;
 	unsigned long data = GENMASK(n - 3, 0), write = 0;
 	bool have_p = !test_bit(n - 2, &op->missing);
 	bool have_q = !test_bit(n - 1, &op->missing);
