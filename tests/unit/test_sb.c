@@ -195,9 +195,12 @@ static void test_sb_layout_matches_documented_offsets(void **state)
 	assert_int_equal(FR_SB_OFF_EVENTS_CLEARED, 232);
 	assert_int_equal(FR_SB_OFF_SYNC_SPEED_MIN, 240);
 	assert_int_equal(FR_SB_OFF_SYNC_SPEED_MAX, 244);
+	assert_int_equal(FR_SB_OFF_RESHAPE_POS, 248);	/* no grow */
+	assert_int_equal(FR_SB_OFF_RESHAPE_OLD, 256);
+	assert_int_equal(FR_SB_OFF_RESHAPE_PAD, 260);
 	for (i = FR_SB_OFF_BITMAP_REGION; i < FR_SB_OFF_RESERVED; i++)
 		assert_int_equal(buf[i], 0);
-	assert_int_equal(FR_SB_OFF_RESERVED, 248);
+	assert_int_equal(FR_SB_OFF_RESERVED, 264);
 	for (i = FR_SB_OFF_RESERVED; i < FR_SB_OFF_CRC; i++)
 		assert_int_equal(buf[i], 0);
 }
@@ -377,6 +380,15 @@ static const struct t_corrupt t_corruptions[] = {
 	  FR_SB_ESYNCSPEED },
 	{ "sync speed max on raid0", FR_SB_OFF_SYNC_SPEED_MAX, 4, 1,
 	  FR_SB_ESYNCSPEED },
+	{ "reshape position without a grow", FR_SB_OFF_RESHAPE_POS, 8, 4096,
+	  FR_SB_ERESHAPE },
+	{ "reshape old members without a grow", FR_SB_OFF_RESHAPE_OLD, 4, 2,
+	  FR_SB_ERESHAPE },
+	{ "reshape pad", FR_SB_OFF_RESHAPE_PAD, 4, 1, FR_SB_ERESERVED },
+	{ "reshape state without its fields", FR_SB_OFF_STATE, 4,
+	  FR_SB_STATE_DIRTY | FR_SB_STATE_RESHAPE, FR_SB_ERESHAPE },
+	{ "backup without a grow", FR_SB_OFF_STATE, 4,
+	  FR_SB_STATE_DIRTY | FR_SB_STATE_RESHAPE_BACKUP, FR_SB_ERESHAPE },
 	{ "ctime 0", FR_SB_OFF_CTIME, 8, 0, FR_SB_ETIME },
 	{ "utime before ctime", FR_SB_OFF_UTIME, 8, 1600000000, FR_SB_ETIME },
 	{ "reserved first", FR_SB_OFF_RESERVED, 1, 1, FR_SB_ERESERVED },
@@ -605,6 +617,56 @@ static void test_sb_sync_speeds_round_trip(void **state)
 }
 
 /*
+ * A grow from 2 to 4 members: the fields land at their offsets and come
+ * back; positions off a new row boundary, past the old capacity, a backup
+ * past position 0 and old member counts out of range are refused.
+ */
+static void test_sb_reshape_fields_round_trip_and_are_checked(void **state)
+{
+	static const struct {
+		uint32_t old, state;
+		uint64_t pos;
+		enum fr_sb_err want;
+	} c[] = {
+		{ 2, FR_SB_STATE_RESHAPE_BACKUP, 0, FR_SB_OK },
+		{ 2, 0, 0, FR_SB_OK },
+		{ 2, 0, 4096, FR_SB_OK },		/* one new row */
+		{ 2, 0, 2048000, FR_SB_OK },		/* old capacity: copied */
+		{ 3, 0, 4096 * 7, FR_SB_OK },
+		{ 2, 0, 4096 + 1024, FR_SB_ERESHAPE },	/* not a new row */
+		{ 2, 0, 2048000 + 4096, FR_SB_ERESHAPE },	/* past the old array */
+		{ 2, FR_SB_STATE_RESHAPE_BACKUP, 4096, FR_SB_ERESHAPE },
+		{ 4, 0, 0, FR_SB_ERESHAPE },		/* not fewer members */
+		{ 0, 0, 0, FR_SB_ERESHAPE },
+		{ 65, 0, 0, FR_SB_ERESHAPE },
+	};
+	uint8_t buf[FR_SB_SIZE], again[FR_SB_SIZE];
+	struct fr_sb sb, got;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		t_sb(&sb);
+		sb.state |= FR_SB_STATE_RESHAPE | c[i].state;
+		sb.reshape_old_ndevs = c[i].old;
+		sb.reshape_position = c[i].pos;
+		if (fr_sb_encode(&sb, buf) != c[i].want)
+			fail_msg("case %zu: got '%s'", i,
+				 fr_sb_strerror(fr_sb_encode(&sb, buf)));
+		if (c[i].want)
+			continue;
+		assert_int_equal(t_get64(buf + 248), c[i].pos);
+		assert_int_equal(t_get32(buf + 256), c[i].old);
+		assert_int_equal(fr_sb_decode(buf, &got), FR_SB_OK);
+		assert_int_equal(got.reshape_position, c[i].pos);
+		assert_int_equal(got.reshape_old_ndevs, c[i].old);
+		assert_int_equal(got.state, sb.state);
+		assert_int_equal(fr_sb_encode(&got, again), FR_SB_OK);
+		assert_memory_equal(buf, again, FR_SB_SIZE);
+	}
+}
+
+/*
  * A block from before stripe_cache_mb has zeros at its offset: it reads as
  * not given, on raid0 and raid6, and is written back byte for byte as it
  * was, so an old tool can still read it.
@@ -824,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_sb_stripe_cache_round_trips_and_is_bounded),
 		cmocka_unit_test(test_sb_old_zeroed_stripe_cache_reads_as_not_given),
 		cmocka_unit_test(test_sb_sync_speeds_round_trip),
+		cmocka_unit_test(test_sb_reshape_fields_round_trip_and_are_checked),
 		cmocka_unit_test(test_sb_rejects_raid6_below_four_members),
 		cmocka_unit_test(test_sb_bitmap_fields_round_trip),
 		cmocka_unit_test(test_sb_bitmap_rejects_each_bad_field),

@@ -82,7 +82,10 @@
 #define FR_SB_OFF_EVENTS_CLEARED 232
 #define FR_SB_OFF_SYNC_SPEED_MIN 240
 #define FR_SB_OFF_SYNC_SPEED_MAX 244
-#define FR_SB_OFF_RESERVED	248
+#define FR_SB_OFF_RESHAPE_POS	248
+#define FR_SB_OFF_RESHAPE_OLD	256
+#define FR_SB_OFF_RESHAPE_PAD	260
+#define FR_SB_OFF_RESERVED	264
 #define FR_SB_OFF_CRC		(FR_SB_SIZE - 4)
 
 /* State bits; 0 is a clean, complete array. */
@@ -93,8 +96,21 @@
  * whole, and a bitmap cannot say what it lacks: never re-add it.
  */
 #define FR_SB_STATE_REBUILDING	(1u << 2)
+/*
+ * A grow is under way (fanraid/geom.h, fr_reshape_*): ndevs and
+ * array_sectors are the new layout's, reshape_old_ndevs the old member
+ * count, and array sectors below reshape_position are in the new layout.
+ */
+#define FR_SB_STATE_RESHAPE	(1u << 3)
+/*
+ * With RESHAPE at position 0: the critical section's copy on the new
+ * members is whole, and the rows it covers may be half rewritten, so
+ * they are restored from it before anything else.
+ */
+#define FR_SB_STATE_RESHAPE_BACKUP (1u << 4)
 #define FR_SB_STATE_KNOWN	(FR_SB_STATE_DIRTY | FR_SB_STATE_DEGRADED | \
-				 FR_SB_STATE_REBUILDING)
+				 FR_SB_STATE_REBUILDING | FR_SB_STATE_RESHAPE | \
+				 FR_SB_STATE_RESHAPE_BACKUP)
 
 enum fr_flush_policy {
 	FR_FLUSH_PASSTHROUGH = 0,
@@ -156,6 +172,9 @@ struct fr_sb {
 	 */
 	u32 sync_speed_min;
 	u32 sync_speed_max;
+	/* with FR_SB_STATE_RESHAPE, else both 0 */
+	u64 reshape_position;		/* array sectors recorded in the new layout */
+	u32 reshape_old_ndevs;		/* members before the grow */
 	u64 ctime;			/* seconds since the epoch */
 	u64 utime;
 };
@@ -187,6 +206,7 @@ enum fr_sb_err {
 	FR_SB_EBITMAP,
 	FR_SB_ETIME,
 	FR_SB_ESYNCSPEED,
+	FR_SB_ERESHAPE,
 	FR_SB_ERESERVED,
 	FR_SB_ERR_COUNT,
 };
@@ -244,6 +264,8 @@ static inline const char *fr_sb_strerror(enum fr_sb_err err)
 		return "invalid creation or update time";
 	case FR_SB_ESYNCSPEED:
 		return "sync speed limits on an array without a sync pass";
+	case FR_SB_ERESHAPE:
+		return "invalid reshape fields";
 	case FR_SB_ERESERVED:
 		return "reserved bytes are not zero";
 	case FR_SB_ERR_COUNT:
@@ -387,6 +409,36 @@ static inline int fr_sb_is_spare(const struct fr_sb *sb)
 	return sb->slot == FR_SB_SLOT_SPARE;
 }
 
+/*
+ * A grow's fields: none without RESHAPE; with it fewer old members than
+ * new (as many data members at least as the level needs), a position
+ * within the old capacity on a new row boundary (or the old capacity:
+ * copied, not yet finished), and BACKUP only at position 0.
+ */
+static inline bool fr_sb_reshape_ok(const struct fr_sb *sb)
+{
+	struct fr_geom old, new;
+	u32 rem;
+
+	if (!(sb->state & FR_SB_STATE_RESHAPE))
+		return !sb->reshape_position && !sb->reshape_old_ndevs &&
+		       !(sb->state & FR_SB_STATE_RESHAPE_BACKUP);
+	if (sb->reshape_old_ndevs >= sb->ndevs ||
+	    fr_geom_init(&old, sb->level, sb->reshape_old_ndevs,
+			 sb->chunk_sectors, sb->member_sectors) ||
+	    fr_geom_init(&new, sb->level, sb->ndevs, sb->chunk_sectors,
+			 sb->member_sectors))
+		return false;
+	if (sb->reshape_position > old.capacity)
+		return false;
+	fr_div_rem(sb->reshape_position, (u32)fr_geom_full_stripe_sectors(&new),
+		   &rem);
+	if (rem && sb->reshape_position != old.capacity)
+		return false;
+	return !(sb->state & FR_SB_STATE_RESHAPE_BACKUP) ||
+	       !sb->reshape_position;
+}
+
 /* Field checks shared by encode (never write garbage) and decode. */
 static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 {
@@ -450,6 +502,8 @@ static inline enum fr_sb_err fr_sb_validate(const struct fr_sb *sb)
 	if ((sb->sync_speed_min || sb->sync_speed_max) &&
 	    sb->level != FR_LEVEL_RAID6)
 		return FR_SB_ESYNCSPEED;
+	if (!fr_sb_reshape_ok(sb))
+		return FR_SB_ERESHAPE;
 	if (fr_bitmap_check(sb->level, sb->chunk_sectors, sb->member_sectors,
 			    sb->data_offset, sb->bitmap_region_sectors,
 			    sb->bitmap_sectors) ||
@@ -502,6 +556,8 @@ static inline enum fr_sb_err fr_sb_encode(const struct fr_sb *sb, u8 *buf)
 	fr_sb_put_le64(buf + FR_SB_OFF_EVENTS_CLEARED, sb->events_cleared);
 	fr_sb_put_le32(buf + FR_SB_OFF_SYNC_SPEED_MIN, sb->sync_speed_min);
 	fr_sb_put_le32(buf + FR_SB_OFF_SYNC_SPEED_MAX, sb->sync_speed_max);
+	fr_sb_put_le64(buf + FR_SB_OFF_RESHAPE_POS, sb->reshape_position);
+	fr_sb_put_le32(buf + FR_SB_OFF_RESHAPE_OLD, sb->reshape_old_ndevs);
 	fr_sb_put_le32(buf + FR_SB_OFF_CRC, fr_sb_crc(buf));
 	return FR_SB_OK;
 }
@@ -531,6 +587,7 @@ static inline enum fr_sb_err fr_sb_decode(const u8 *buf, struct fr_sb *sb)
 		return FR_SB_ECRC;
 	if (fr_sb_get_le32(buf + FR_SB_OFF_HDR_PAD) ||
 	    fr_sb_get_le32(buf + FR_SB_OFF_BITMAP_PAD) ||
+	    fr_sb_get_le32(buf + FR_SB_OFF_RESHAPE_PAD) ||
 	    !fr_sb_is_zero(buf + FR_SB_OFF_RESERVED,
 			   FR_SB_OFF_CRC - FR_SB_OFF_RESERVED))
 		return FR_SB_ERESERVED;
@@ -565,6 +622,8 @@ static inline enum fr_sb_err fr_sb_decode(const u8 *buf, struct fr_sb *sb)
 	tmp.events_cleared = fr_sb_get_le64(buf + FR_SB_OFF_EVENTS_CLEARED);
 	tmp.sync_speed_min = fr_sb_get_le32(buf + FR_SB_OFF_SYNC_SPEED_MIN);
 	tmp.sync_speed_max = fr_sb_get_le32(buf + FR_SB_OFF_SYNC_SPEED_MAX);
+	tmp.reshape_position = fr_sb_get_le64(buf + FR_SB_OFF_RESHAPE_POS);
+	tmp.reshape_old_ndevs = fr_sb_get_le32(buf + FR_SB_OFF_RESHAPE_OLD);
 	tmp.ctime = fr_sb_get_le64(buf + FR_SB_OFF_CTIME);
 	tmp.utime = fr_sb_get_le64(buf + FR_SB_OFF_UTIME);
 
