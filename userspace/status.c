@@ -163,6 +163,22 @@ int fr_status_parse(const char *line, struct fr_status *st)
 		st->bitmap_region_sectors = (uint32_t)v;
 		st->has_bitmap = true;
 	}
+	/* v1.7.0+: a grow's copied and recorded positions, or "- -" */
+	if (st->has_bitmap && *p) {
+		char safe[32];
+
+		if (next_word(&p, word, sizeof(word)) ||
+		    next_word(&p, safe, sizeof(safe)))
+			return -EINVAL;
+		if (strcmp(word, "-") || strcmp(safe, "-")) {
+			if (fr_parse_u64(word, &st->reshape_done) ||
+			    fr_parse_u64(safe, &st->reshape_safe) ||
+			    st->reshape_safe > st->reshape_done)
+				return -EINVAL;
+			st->reshape = true;
+		}
+		st->has_reshape_words = true;
+	}
 	while (*p) {
 		if (next_word(&p, word, sizeof(word)))
 			return -EINVAL;

@@ -69,6 +69,10 @@ struct fr_status {
 	uint64_t bitmap_dirty;			/* regions whose bit is set */
 	uint64_t sync_regions;			/* regions the last sync pass covered */
 	uint64_t lost_row;			/* where a rebuild stopped, data lost; UINT64_MAX none */
+	bool has_reshape_words;			/* the 1.7.0 pair was printed */
+	bool reshape;				/* ... and names a grow under way */
+	uint64_t reshape_done;			/* array sectors the grow copied */
+	uint64_t reshape_safe;			/* ... and recorded as copied */
 	uint32_t extra_words;			/* from a newer target */
 	struct fr_member_stats members[FR_MAX_DEVS];
 };

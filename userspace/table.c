@@ -91,6 +91,10 @@ static bool features_valid(const struct fr_table *t)
 			      t->bitmap_region & (t->bitmap_region - 1) ||
 			      t->bitmap_region > FR_BITMAP_MAX_REGION))
 		return false;
+	if (t->reshape && (t->level != FR_LEVEL_RAID0 ||
+			   t->reshape_old_ndevs >= t->ndevs ||
+			   !t->reshape_old_ndevs))
+		return false;
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
 		       !t->min_sync_rate_set &&
@@ -125,7 +129,8 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 		(t->stripe_cache_set ? 2 : 0) + (t->max_read_errors_set ? 2 : 0) +
 		(t->superblock ? 1 : 0) + (t->safe_mode_delay_set ? 2 : 0) +
 		(t->bitmap_set ? 2 : 0) +
-		2 * (uint32_t)__builtin_popcountll(t->readd_mask);
+		2 * (uint32_t)__builtin_popcountll(t->readd_mask) +
+		(t->reshape ? 3 : 0);
 
 #define FR_EMIT(...)							\
 	do {								\
@@ -168,6 +173,9 @@ int fr_table_build(const struct fr_table *t, char *buf, size_t len)
 	for (i = 0; i < t->ndevs; i++)
 		if (t->readd_mask >> i & 1)
 			FR_EMIT(" readd %u", i);
+	if (t->reshape)
+		FR_EMIT(" reshape %u %llu", t->reshape_old_ndevs,
+			(unsigned long long)t->reshape_pos);
 	FR_EMIT(" %u", t->ndevs);
 	for (i = 0; i < t->ndevs; i++) {
 		if (t->devs[i].missing)
@@ -212,6 +220,7 @@ enum fr_feature_rank {
 	FR_F_SAFE_MODE_DELAY,
 	FR_F_BITMAP,
 	FR_F_READD,
+	FR_F_RESHAPE,
 	FR_F_COUNT
 };
 
@@ -229,6 +238,7 @@ static const char *const fr_valued_features[FR_F_COUNT] = {
 	[FR_F_SAFE_MODE_DELAY] = "safe_mode_delay",
 	[FR_F_BITMAP] = "bitmap",
 	[FR_F_READD] = "readd",
+	[FR_F_RESHAPE] = "reshape",
 };
 
 /*
@@ -327,6 +337,15 @@ static int parse_features(char **tok, uint32_t nargs, struct fr_table *t)
 				return -EINVAL;
 			t->bitmap_set = true;
 			break;
+		case FR_F_RESHAPE:
+			/* <old_ndevs> <position>: two values */
+			if (i + 2 >= nargs || !tok[i + 2] ||
+			    fr_parse_u32(tok[i + 1], &t->reshape_old_ndevs) ||
+			    fr_parse_u64(tok[i + 2], &t->reshape_pos))
+				return -EINVAL;
+			i += 2;
+			t->reshape = true;
+			break;
 		default:
 			if (fr_parse_u32(tok[++i], &idx) || idx >= FR_MAX_DEVS ||
 			    (t->readd_mask && idx <= prev_readd))
@@ -358,7 +377,7 @@ static int split(char *s, char **tok, int max)
 	}
 }
 
-#define FR_TABLE_MAX_TOKENS	(3 + 30 + 1 + 2 * FR_MAX_DEVS)
+#define FR_TABLE_MAX_TOKENS	(3 + 33 + 1 + 2 * FR_MAX_DEVS)
 
 /* Parses a TABLE status line. 0, or -EINVAL for anything malformed. */
 int fr_table_parse(const char *params, struct fr_table *t)
@@ -415,8 +434,11 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 6;
+	v->minor = 7;
 	v->patch = 0;
+	if (t->reshape)
+		return "reshape";
+	v->minor = 6;
 	if (t->min_sync_rate_set)
 		return "min_sync_rate";
 	v->minor = 4;

@@ -61,6 +61,9 @@ struct fr_table {
 	bool bitmap_set;
 	uint32_t bitmap_region;	/* write-intent bitmap region, sectors */
 	uint64_t readd_mask;	/* bit i: member i re-added, recovered by the bitmap */
+	bool reshape;		/* raid0: a grow under way; the length is the old one */
+	uint32_t reshape_old_ndevs;	/* members before it */
+	uint64_t reshape_pos;	/* array sectors recorded in the new layout */
 	uint32_t ndevs;
 	struct fr_table_dev devs[FR_MAX_DEVS];
 };

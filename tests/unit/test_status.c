@@ -70,7 +70,7 @@ static void test_status_tolerates_fields_appended_later(void **state)
 
 	(void)state;
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 9 "
-					 "1 2 3 4 5 0 0 3 16 4 clean 0 0 0 - x 42", &st), 0);
+					 "1 2 3 4 5 0 0 3 16 4 clean 0 0 0 - - - x 42", &st), 0);
 	assert_int_equal(st.extra_words, 2);
 	assert_true(st.has_bitmap);
 	assert_true(st.has_read_errors_corrected);
@@ -135,6 +135,39 @@ static void test_status_parses_bitmap_words(void **state)
 					 "0 0 0 0 0 0 0 0 0 0 none 0 0 0 x", &st), -EINVAL);
 }
 
+/* 1.7.0 appends a grow's copied and recorded positions, or "- -". */
+static void test_status_parses_reshape_words(void **state)
+{
+	static const char head[] = "raid0 2 AA 4096/8192 reshape "
+		"1 2 3 4 5 6 1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 0 0 0 none 0 0 0 -";
+	char line[256];
+	struct fr_status st;
+
+	(void)state;
+	snprintf(line, sizeof(line), "%s 4096 2048", head);
+	assert_int_equal(fr_status_parse(line, &st), 0);
+	assert_true(st.has_reshape_words);
+	assert_true(st.reshape);
+	assert_int_equal(st.reshape_done, 4096);
+	assert_int_equal(st.reshape_safe, 2048);
+	assert_string_equal(st.action, "reshape");
+	assert_int_equal(st.extra_words, 0);
+	snprintf(line, sizeof(line), "%s - -", head);
+	assert_int_equal(fr_status_parse(line, &st), 0);
+	assert_true(st.has_reshape_words);
+	assert_false(st.reshape);
+	/* a 1.6 target stops at the lost row */
+	assert_int_equal(fr_status_parse(head, &st), 0);
+	assert_false(st.has_reshape_words);
+	/* recorded past copied, half a pair, or junk: malformed */
+	snprintf(line, sizeof(line), "%s 2048 4096", head);
+	assert_int_equal(fr_status_parse(line, &st), -EINVAL);
+	snprintf(line, sizeof(line), "%s 4096", head);
+	assert_int_equal(fr_status_parse(line, &st), -EINVAL);
+	snprintf(line, sizeof(line), "%s 4096 x", head);
+	assert_int_equal(fr_status_parse(line, &st), -EINVAL);
+}
+
 /* 1.1.0 appends the stripe cache in use and its peak, in KiB, after flushes_elided. */
 static void test_status_parses_stripe_cache_words(void **state)
 {
@@ -159,7 +192,7 @@ static void test_status_parses_stripe_cache_words(void **state)
 	/* the largest values the counters can hold */
 	assert_int_equal(fr_status_parse("raid0 1 A 0/0 idle 1 2 3 4 5 6 0 "
 					 "0 0 0 0 0 18446744073709551615 "
-					 "18446744073709551615 0 0 0 none 0 0 0 - more", &st), 0);
+					 "18446744073709551615 0 0 0 none 0 0 0 - - - more", &st), 0);
 	assert_true(st.stripe_cache_kib == UINT64_MAX);
 	assert_true(st.stripe_cache_peak_kib == UINT64_MAX);
 	assert_int_equal(st.extra_words, 1);
@@ -370,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_status_tolerates_fields_appended_later),
 		cmocka_unit_test(test_status_parses_stripe_cache_words),
 		cmocka_unit_test(test_status_parses_bitmap_words),
+		cmocka_unit_test(test_status_parses_reshape_words),
 		cmocka_unit_test(test_status_parses_read_errors_corrected),
 		cmocka_unit_test(test_status_parses_superblock_words),
 		cmocka_unit_test(test_status_rejects_partial_trailing_groups),

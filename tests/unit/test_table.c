@@ -174,6 +174,49 @@ static void test_table_round_trips_superblock(void **state)
 }
 
 /*
+ * reshape <old_ndevs> <position>: last, raid0 only, fewer old members than
+ * the table has; the target's TABLE line reads back as built.
+ */
+static void test_table_round_trips_reshape(void **state)
+{
+	char buf[FR_TABLE_MAX], again[FR_TABLE_MAX];
+	struct fr_table t, back;
+	struct fr_version v;
+
+	(void)state;
+	t_table(&t, FR_LEVEL_RAID0, 4);
+	t.readahead_set = true;
+	t.readahead_on = false;
+	t.reshape = true;
+	t.reshape_old_ndevs = 3;
+	t.reshape_pos = 18446744073709551615ull;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid0 1024 5 readahead off reshape 3 "
+			    "18446744073709551615 4 253:0 2048 253:1 2048 "
+			    "253:2 2048 253:3 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	assert_int_equal(fr_table_build(&back, again, sizeof(again)), 0);
+	assert_string_equal(buf, again);
+	assert_string_equal(fr_table_required_version(&t, &v), "reshape");
+	assert_int_equal(v.minor, 7);
+	/* one value, out of order, not fewer members, raid6: no echo */
+	assert_int_equal(fr_table_parse("raid0 1024 2 reshape 3 4 253:0 0 "
+					"253:1 0 253:2 0 253:3 0", &back), -EINVAL);
+	assert_int_equal(fr_table_parse("raid0 1024 5 reshape 3 0 readahead on "
+					"4 253:0 0 253:1 0 253:2 0 253:3 0",
+					&back), -EINVAL);
+	t.reshape_old_ndevs = 4;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.reshape_old_ndevs = 0;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t_table(&t, FR_LEVEL_RAID6, 5);
+	t.reshape = true;
+	t.reshape_old_ndevs = 4;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+}
+
+/*
  * bitmap and readd: after safe_mode_delay, in that order; bitmap only with
  * superblock, readd only with bitmap, never a member both rebuilt and
  * re-added, and re-added members count towards the two lost.
@@ -650,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_table_keeps_explicit_default_feature),
 		cmocka_unit_test(test_table_builds_features_in_canonical_order),
 		cmocka_unit_test(test_table_round_trips_superblock),
+		cmocka_unit_test(test_table_round_trips_reshape),
 		cmocka_unit_test(test_table_round_trips_bitmap_and_readd),
 		cmocka_unit_test(test_table_round_trips_stripe_cache_mb),
 		cmocka_unit_test(test_table_rejects_bad_stripe_cache_mb),
