@@ -163,6 +163,30 @@ static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
  * member, or one its peers marked failed, is left out (its slot NULL) and
  * the caller says so.
  */
+/*
+ * A grow's superblock updates go member by member, so a crash between two
+ * leaves blocks one event apart: a member one update behind the reference
+ * still belongs to the grow (assemble resumes at the lowest position any
+ * member records, which is safe: the kernel is only ever told a position
+ * once every member holds it), and before its first update a member still
+ * has the old shape, which is whole while nothing has moved.
+ */
+static bool grow_one_behind(const struct fr_sb *rsb, const struct fr_sb *sb)
+{
+	if (!(rsb->state & FR_SB_STATE_RESHAPE) ||
+	    sb->events + 1 != rsb->events)
+		return false;
+	if (sb->state & FR_SB_STATE_RESHAPE)
+		return !sb_differs(rsb, sb);
+	return !rsb->reshape_position &&
+	       !(rsb->state & FR_SB_STATE_RESHAPE_BACKUP) &&
+	       sb->ndevs == rsb->reshape_old_ndevs &&
+	       sb->level == rsb->level &&
+	       sb->chunk_sectors == rsb->chunk_sectors &&
+	       sb->member_sectors == rsb->member_sectors &&
+	       !strcmp(sb->name, rsb->name);
+}
+
 int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		   const char *name, struct fr_member **slots,
 		   char *err, size_t len)
@@ -218,6 +242,8 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			ref = &m[i];
 	rsb = &ref->sb;
 	for (i = 0; i < n; i++) {
+		if (grow_one_behind(rsb, &m[i].sb))
+			continue;
 		field = sb_differs(rsb, &m[i].sb);
 		if (field)
 			return fail(err, len,
@@ -229,6 +255,13 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	for (i = 0; i < n; i++) {
 		uint32_t s = m[i].sb.slot;
 
+		if (grow_one_behind(rsb, &m[i].sb)) {
+			if (slots[s])
+				return fail(err, len, "%s: slot %u is also claimed by %s",
+					    m[i].path, s, slots[s]->path);
+			slots[s] = &m[i];
+			continue;
+		}
 		if (rsb->level == FR_LEVEL_RAID0 &&
 		    m[i].sb.events != rsb->events)
 			return fail(err, len,

@@ -49,6 +49,10 @@ static const struct fr_command fr_commands[] = {
 	{ "add", "NAME DEV [--force]",
 	  "give a running raid6 array a hot spare (or fill a dead slot at once)",
 	  2, 2, FR_OPT_FORCE, fr_cmd_add },
+	{ "grow", "NAME --add DEV... [--force] | NAME --continue",
+	  "restripe a running raid0 array onto more members, keeping its data; or finish a grow that was cut off",
+	  1, 1 + FR_MAX_DEVS, FR_OPT_ADD | FR_OPT_CONTINUE | FR_OPT_FORCE,
+	  fr_cmd_grow },
 	{ "re-add", "NAME DEV",
 	  "take a raid6 member back after a transient failure, recovering only what the bitmap says it missed",
 	  2, 2, 0, fr_cmd_readd },
@@ -169,6 +173,8 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ "config", required_argument, NULL, 'K' },
 		{ "oneshot", no_argument, NULL, 'O' },
 		{ "watch", no_argument, NULL, 'w' },
+		{ "add", no_argument, NULL, 'a' },
+		{ "continue", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -185,7 +191,8 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 		{ 'B', FR_OPT_BITMAP }, { 'Z', FR_OPT_ASSUME_CLEAN },
 		{ 'x', FR_OPT_EXPORT }, { 'R', FR_OPT_RUN },
 		{ 'K', FR_OPT_CONFIG }, { 'O', FR_OPT_ONESHOT },
-		{ 'w', FR_OPT_WATCH },
+		{ 'w', FR_OPT_WATCH }, { 'a', FR_OPT_ADD },
+		{ 'N', FR_OPT_CONTINUE },
 	};
 	int c, idx;
 	size_t i;
@@ -324,6 +331,12 @@ int fr_opts_parse(const struct fr_command *cmd, int argc, char **argv,
 			break;
 		case 'w':
 			o->watch = true;
+			break;
+		case 'a':
+			o->add = true;
+			break;
+		case 'N':
+			o->cont = true;
 			break;
 		case 'u':
 			if (fr_uuid_parse(optarg, o->uuid)) {

@@ -42,6 +42,8 @@ enum fr_opt_bit {
 	FR_OPT_CONFIG = 1u << 26,
 	FR_OPT_ONESHOT = 1u << 27,
 	FR_OPT_WATCH = 1u << 28,
+	FR_OPT_ADD = 1u << 29,
+	FR_OPT_CONTINUE = 1u << 30,
 };
 
 struct fr_opts {
@@ -67,6 +69,8 @@ struct fr_opts {
 	bool run;			/* --run: start degraded now */
 	bool oneshot;			/* --oneshot: monitor checks once */
 	bool watch;			/* --watch: status redraws until killed */
+	bool add;			/* grow --add: the positional DEVs join */
+	bool cont;			/* grow --continue: finish a grow under way */
 	const char *config;		/* --config FILE; NULL: FR_CONF_PATH */
 	int argc;			/* positional arguments */
 	char **argv;
@@ -137,6 +141,7 @@ int fr_cmd_monitor(const struct fr_opts *o);
 int fr_cmd_check(const struct fr_opts *o);
 int fr_cmd_repair(const struct fr_opts *o);
 int fr_cmd_idle(const struct fr_opts *o);
+int fr_cmd_grow(const struct fr_opts *o);
 
 /* What `fanraid set` was asked to change: each setting at most once. */
 struct fr_settings {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "array.h"
 #include "bitmap_io.h"
@@ -18,6 +19,7 @@
 #include "config.h"
 #include "dm.h"
 #include "probe.h"
+#include "reshape.h"
 #include "table.h"
 #include "util.h"
 
@@ -286,6 +288,99 @@ static uint64_t dirty_regions(struct fr_member **slots, uint32_t n,
 	return UINT64_MAX;
 }
 
+/*
+ * A grow was under way: every block takes the newest one's shape at the
+ * lowest position any member records (one a step behind may record less,
+ * or not know the grow yet), the first rows are put in place (from their
+ * backup when one was recorded), and the table loads at the old length
+ * with the reshape feature. The copy waits for fanraid grow --continue.
+ */
+static int grow_resume(struct fr_member **slots, uint32_t ndevs,
+		       struct fr_table *t, uint64_t *len)
+{
+	const struct fr_sb *ref = &slots[0]->sb;
+	struct fr_reshape_members rm = { .n = ndevs };
+	struct fr_reshape_geo rg;
+	uint64_t pos = UINT64_MAX;
+	bool backup = false;
+	struct fr_sb sb;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < ndevs; i++)
+		if (slots[i]->sb.events > ref->events)
+			ref = &slots[i]->sb;
+	sb = *ref;
+	for (i = 0; i < ndevs; i++) {
+		const struct fr_sb *s = &slots[i]->sb;
+		uint64_t p = s->state & FR_SB_STATE_RESHAPE ?
+			     s->reshape_position : 0;
+
+		backup |= s->state & FR_SB_STATE_RESHAPE_BACKUP;
+		if (p < pos)
+			pos = p;
+	}
+	for (i = 0; i < ndevs; i++) {
+		struct fr_sb *s = &slots[i]->sb;
+		uint8_t uuid[FR_UUID_LEN];
+
+		memcpy(uuid, s->member_uuid, FR_UUID_LEN);
+		*s = sb;
+		s->slot = i;
+		memcpy(s->member_uuid, uuid, FR_UUID_LEN);
+		s->reshape_position = pos;
+		s->state &= ~FR_SB_STATE_RESHAPE_BACKUP;
+		rm.slots[i] = slots[i];
+	}
+	if (fr_reshape_geo_init(sb.level, sb.reshape_old_ndevs, ndevs,
+				sb.chunk_sectors, sb.member_sectors, &rg)) {
+		fr_err("%s: the grow's geometry does not fit its members", sb.name);
+		return -EINVAL;
+	}
+	ret = fr_reshape_open_data(&rm);
+	if (ret)
+		return ret;
+	if (backup || !pos) {
+		printf("%s: a grow was cut off in its first rows; %s\n", sb.name,
+		       backup ? "restoring them from their backup" :
+		       "copying them again");
+		ret = fr_reshape_critical(&rm, &rg, backup);
+		pos = rg.crit;
+	}
+	fr_reshape_close_data(&rm);
+	if (ret)
+		return ret;
+	fr_reshape_table(t, &slots[0]->sb);
+	t->reshape_pos = pos;
+	*len = rg.old.capacity;
+	printf("%s: growing from %u to %u members, %llu of %llu sectors copied; fanraid grow %s --continue finishes it\n",
+	       sb.name, sb.reshape_old_ndevs, ndevs, (unsigned long long)pos,
+	       (unsigned long long)rg.old.capacity, sb.name);
+	return 0;
+}
+
+/*
+ * Under systemd, the grow goes on by itself (mdadm's grow-continue unit);
+ * elsewhere whoever assembled runs fanraid grow --continue.
+ */
+static void grow_continue_unit(const char *name)
+{
+	char unit[FR_SB_NAME_LEN + 32];
+	pid_t pid;
+
+	if (access("/run/systemd/system", F_OK))
+		return;
+	snprintf(unit, sizeof(unit), "fanraid-grow@%s.service", name);
+	pid = fork();
+	if (!pid) {
+		execlp("systemctl", "systemctl", "--no-block", "start", unit,
+		       (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
 static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		    const char *name, bool force)
 {
@@ -299,6 +394,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	uint64_t missing, readd;
 	uint32_t i, j, ndevs;
 	struct fr_member keep[FR_MAX_DEVS];
+	uint64_t len;
+	bool growing;
 	int ret, rc = FR_EXIT_FAIL;
 
 	/*
@@ -326,8 +423,9 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		fr_err("%s", err);
 		return FR_EXIT_FAIL;
 	}
-	for (i = 0; !sb; i++)
-		if (slots[i])
+	/* the newest block: during a grow one may be a step behind */
+	for (i = 0; i < FR_MAX_DEVS; i++)
+		if (slots[i] && (!sb || slots[i]->sb.events > sb->events))
 			sb = &slots[i]->sb;
 	ndevs = sb->ndevs;
 	name = sb->name;
@@ -351,11 +449,17 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	}
 	if (reopen_members(slots, ndevs))
 		goto out;
+	growing = false;
+	for (i = 0; i < ndevs; i++)
+		growing |= slots[i] && slots[i]->sb.state & FR_SB_STATE_RESHAPE;
 	for (i = 0; i < ndevs; i++)
 		if (slots[i] && !(readd >> i & 1))
 			was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
 	fr_table_from_members(slots, ndevs, &t);
 	t.readd_mask = readd;
+	len = sb->array_sectors;
+	if (growing && grow_resume(slots, ndevs, &t, &len))
+		goto out;
 	/* a re-added member is stale where the bitmap is set: degraded there */
 	if (was_dirty && sb->level == FR_LEVEL_RAID6 && !(missing | readd)) {
 		/* an unclean stop may have left P/Q behind the data */
@@ -389,8 +493,7 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		if (slots[i])
 			fr_member_close(slots[i]);
 
-	ret = fr_dm_create(name, dmuuid, sb->array_sectors, params,
-			   sb->readahead_sectors);
+	ret = fr_dm_create(name, dmuuid, len, params, sb->readahead_sectors);
 	if (ret) {
 		fr_err("%s: loading table '%s' failed: %s (is dm-fanraid loaded? see dmesg)",
 		       name, params, strerror(-ret));
@@ -407,6 +510,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	printf("\n");
 	if (missing)
 		fr_warn("%s: running degraded", name);
+	if (growing)
+		grow_continue_unit(name);
 	rc = FR_EXIT_OK;
 out:
 	for (i = 0; i < ndevs; i++)

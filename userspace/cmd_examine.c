@@ -17,9 +17,12 @@
 
 static void state_string(uint32_t state, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
+	snprintf(buf, len, "%s%s%s%s%s",
+		 state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
 		 state & FR_SB_STATE_DEGRADED ? ",degraded" : "",
-		 state & FR_SB_STATE_REBUILDING ? ",rebuilding" : "");
+		 state & FR_SB_STATE_REBUILDING ? ",rebuilding" : "",
+		 state & FR_SB_STATE_RESHAPE ? ",growing" : "",
+		 state & FR_SB_STATE_RESHAPE_BACKUP ? ",grow-backup" : "");
 }
 
 static const char *ra_mode_name(uint32_t mode)
@@ -45,7 +48,7 @@ static struct json_object *examine_json(const char *path,
 					const struct fr_sb *sb, uint64_t dirty)
 {
 	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
-	char state[32], ct[32], ut[32];
+	char state[64], ct[32], ut[32];
 	struct json_object *o = json_object_new_object();
 	bool spare = fr_sb_is_spare(sb);
 
@@ -71,6 +74,12 @@ static struct json_object *examine_json(const char *path,
 	    fr_json_add_u64(o, "events", sb->events) ||
 	    fr_json_add_str(o, "state", state) ||
 	    fr_json_add_u64(o, "failed_mask", sb->failed_mask) ||
+	    fr_json_add_u64_or_null(o, "grow_old_devices",
+				    sb->state & FR_SB_STATE_RESHAPE,
+				    sb->reshape_old_ndevs) ||
+	    fr_json_add_u64_or_null(o, "grow_position_sectors",
+				    sb->state & FR_SB_STATE_RESHAPE,
+				    sb->reshape_position) ||
 	    fr_json_add_str(o, "flush_policy",
 			    fr_flush_name(sb->flush_policy)) ||
 	    fr_json_add_u64(o, "readahead_sectors", sb->readahead_sectors) ||
@@ -126,7 +135,7 @@ static void print_human(const char *path, const struct fr_sb *sb,
 			uint64_t dirty)
 {
 	char au[FR_UUID_STR_LEN + 1], mu[FR_UUID_STR_LEN + 1];
-	char state[32], ct[32], ut[32], size[32], chunk[32], msize[32];
+	char state[64], ct[32], ut[32], size[32], chunk[32], msize[32];
 
 	fr_uuid_format(sb->array_uuid, au);
 	fr_uuid_format(sb->member_uuid, mu);
@@ -155,6 +164,12 @@ static void print_human(const char *path, const struct fr_sb *sb,
 	printf("            state: %s, events %llu, failed mask 0x%llx\n", state,
 	       (unsigned long long)sb->events,
 	       (unsigned long long)sb->failed_mask);
+	if (sb->state & FR_SB_STATE_RESHAPE)
+		printf("             grow: from %u members, %llu sectors in the new layout%s\n",
+		       sb->reshape_old_ndevs,
+		       (unsigned long long)sb->reshape_position,
+		       sb->state & FR_SB_STATE_RESHAPE_BACKUP ?
+		       ", first rows' backup recorded" : "");
 	printf("            flush: %s\n", fr_flush_name(sb->flush_policy));
 	if (sb->readahead_sectors)
 		printf("  block readahead: %u sectors\n", sb->readahead_sectors);

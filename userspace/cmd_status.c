@@ -247,6 +247,12 @@ struct json_object *fr_status_json(const char *name, const char *uuid,
 	    fr_json_add_u64(o, "sync_current", st->sync_cur) ||
 	    fr_json_add_u64(o, "sync_total", st->sync_total) ||
 	    fr_json_add_str(o, "action", st->action) ||
+	    fr_json_add_u64_or_null(o, "grow_old_devices", t->reshape,
+				    t->reshape_old_ndevs) ||
+	    fr_json_add_u64_or_null(o, "grow_copied_sectors", st->reshape,
+				    st->reshape_done) ||
+	    fr_json_add_u64_or_null(o, "grow_recorded_sectors", st->reshape,
+				    st->reshape_safe) ||
 	    fr_json_add_u64(o, "mismatch_sectors", st->mismatch_cnt) ||
 	    fr_json_add_str(o, "target_readahead", ra_mode(t)) ||
 	    fr_json_add_u64_or_null(o, "ra_window", t->ra_window_set,
@@ -309,6 +315,14 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		printf(", parity mismatches %llu sectors",
 		       (unsigned long long)st->mismatch_cnt);
 	printf("\n");
+	if (t->reshape && st->reshape)
+		printf("  grow: %u -> %u members, %llu of %llu sectors copied, %llu recorded%s\n",
+		       t->reshape_old_ndevs, t->ndevs,
+		       (unsigned long long)st->reshape_done,
+		       (unsigned long long)len,
+		       (unsigned long long)st->reshape_safe,
+		       strcmp(st->action, "reshape_failed") ? "" :
+		       "; the copy failed (see dmesg)");
 	printf("  target readahead %s, window %s, cache %s\n",
 	       ra_mode(t), ra_window(t, win, sizeof(win)),
 	       ra_cache(t, cache, sizeof(cache)));

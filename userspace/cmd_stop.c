@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dm.h"
@@ -71,6 +72,20 @@ int fr_cmd_stop(const struct fr_opts *o)
 	}
 	if (t.level == FR_LEVEL_RAID0)
 		failed = 0;	/* nothing to record: raid0 has no degraded mode */
+	/*
+	 * A grow stopped: what its copy completed is recorded, once flushed
+	 * on every member, so the next assemble goes on from there.
+	 */
+	if (t.reshape && health_known && st.reshape &&
+	    opened == (int)t.ndevs) {
+		bool flushed = true;
+
+		for (i = 0; i < t.ndevs; i++)
+			flushed &= !fsync(m[i].fd);
+		for (i = 0; flushed && i < t.ndevs; i++)
+			if (m[i].sb.reshape_position < st.reshape_done)
+				m[i].sb.reshape_position = st.reshape_done;
+	}
 	/* a failed member keeps its old events, so assemble can spot it */
 	for (i = 0; i < t.ndevs; i++) {
 		if (failed >> i & 1) {

@@ -205,6 +205,18 @@ int fr_dm_resume(const char *name)
 	return task_run(dmt, true);
 }
 
+/* Holds new I/O and waits for what is in flight (a grow's first rows). */
+int fr_dm_suspend(const char *name)
+{
+	struct dm_task *dmt;
+	int ret;
+
+	ret = task_new(DM_DEVICE_SUSPEND, name, &dmt);
+	if (ret)
+		return ret;
+	return task_run(dmt, true);
+}
+
 int fr_dm_remove(const char *name)
 {
 	struct dm_task *dmt;
