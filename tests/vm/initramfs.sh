@@ -25,7 +25,7 @@ build=${BUILD:-$top/build}
 # Tools the scenarios call. Absent ones are skipped with a note: scenarios
 # gate on what they need (R18), the image need not.
 tools="bash dmsetup fio mkfs.ext4 mke2fs e2fsck tune2fs dumpe2fs debugfs
-mkfs.xfs xfs_repair xfs_db mkfs.btrfs btrfs mdadm blockdev blkid wipefs
+mkfs.xfs xfs_repair xfs_db xfs_growfs mkfs.btrfs btrfs mdadm blockdev blkid wipefs
 losetup fallocate blkdiscard fstrim mount umount dmesg cmp sha256sum md5sum dd head tail stat timeout
 truncate seq sort od cksum sync kmod jq env"
 
