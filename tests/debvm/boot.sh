@@ -17,6 +17,9 @@ KVER_CLOUD=$(cat /debvm/kver-second)
 m=(/dev/disk/by-id/virtio-m0 /dev/disk/by-id/virtio-m1 /dev/disk/by-id/virtio-m2 /dev/disk/by-id/virtio-m3)
 # the root array's members (boots 1, 5 and 6)
 r=(/dev/disk/by-id/virtio-r0 /dev/disk/by-id/virtio-r1 /dev/disk/by-id/virtio-r2 /dev/disk/by-id/virtio-r3)
+# the raid0 "wide", grown from two members to three across a power cut
+# (boots 1-3)
+g=(/dev/disk/by-id/virtio-g0 /dev/disk/by-id/virtio-g1 /dev/disk/by-id/virtio-g2)
 
 say() { echo "$*" >&3; echo "debvm: $*"; }
 ok() { say "ok - $*"; }
@@ -38,10 +41,17 @@ wait_for() {
 	done
 	return 1
 }
+# finish [crash]: report, then power off, or cut the power (no sync, no
+# unmount, nothing stopped)
 finish() {
 	check "no oops, BUG or WARNING in the kernel log" bash -c \
 		"! dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace'"
 	say "@@ END $([ $failed = 0 ] && echo pass || echo fail)"
+	if [ "${1:-}" = crash ]; then
+		echo 1 >/proc/sys/kernel/sysrq
+		echo b >/proc/sysrq-trigger
+		sleep 60
+	fi
 	sync
 	systemctl poweroff
 	exit 0
@@ -131,6 +141,12 @@ case $stage in
 	check "mkfs.xfs" mkfs.xfs -q /dev/mapper/data
 	mkdir -p /srv
 	mount /dev/mapper/data /srv && head -c 4M /dev/urandom >/srv/data && sha256sum /srv/data >/root/data.sha && umount /srv
+	# a raid0 that boot 2 grows and cuts off mid-copy
+	check "create a raid0 on two disks" fanraid create wide --level 0 --chunk 64K "${g[0]}" "${g[1]}"
+	head -c 96M /dev/urandom >/root/wide.data
+	dd if=/root/wide.data of=/dev/mapper/wide bs=1M oflag=direct status=none
+	sha256sum </root/wide.data >/root/wide.sha
+	rm /root/wide.data
 	fanraid examine --scan >/etc/fanraid.conf
 	cat >>/etc/fanraid.conf <<EOC
 PROGRAM /usr/local/sbin/fr-event
@@ -158,7 +174,20 @@ EOC
 		"findmnt -n -o SOURCE /srv | grep -q '^/dev/mapper/data'"
 	check "data intact" sha256sum -c /root/data.sha
 	check "healthy: status exit 0" fanraid status data
-	finish
+	# the grow, cut off by the power a third of the way through: the tool
+	# is frozen first, so the copy is ahead of what is recorded
+	check "udev assembled the raid0 wide" wait_for 150 test -b /dev/mapper/wide
+	fanraid grow wide --add "${g[2]}" >/root/grow.out 2>&1 &
+	gpid=$!
+	check "the grow's copy passes a third" wait_for 300 bash -c \
+		"dmsetup status wide | awk '\$(NF - 1) != \"-\" && \$(NF - 1) * 3 >= \$2 + 0 { ok = 1 } END { exit !ok }'"
+	kill -STOP $gpid
+	dmsetup status wide | awk '{ print "  | copied", $(NF - 1), "recorded", $NF }' >&3
+	check "still mid-copy at the cut" bash -c "dmsetup table wide | grep -q ' reshape 2 '"
+	# only wide is cut off: boot 3 needs data clean (it starts degraded)
+	umount /srv
+	check "stop data cleanly before the cut" fanraid stop data
+	finish crash
 	;;
 3)
 	# booted without m3: the last-resort timer starts the array degraded
@@ -181,6 +210,14 @@ EOC
 	journalctl -b -t systemd-udevd | grep -i fanraid | tail -5 | sed 's/^/  | /' >&3
 	check "data intact after the rebuild" sha256sum -c /root/data.sha
 	check "healthy again: status exit 0" fanraid status data
+	# udev assembled wide in its reshape and fanraid-grow@wide finished it
+	check "fanraid-grow@wide finished the grow cut off in boot 2" wait_for 300 bash -c \
+		"dmsetup table wide | grep -q ' 3 ' && ! dmsetup table wide | grep -q reshape"
+	journalctl -b -u fanraid-grow@wide | tail -5 | sed 's/^/  | /' >&3
+	check "wide is three members' size" test "$(blockdev --getsz /dev/mapper/wide)" = \
+		"$(($(fanraid examine --json "${g[2]}" | jq -r .array_sectors)))"
+	check "wide's data intact after the cut and the resumed grow" bash -c \
+		"head -c 96M /dev/mapper/wide | sha256sum | cmp - /root/wide.sha"
 	umount /srv
 	check "stop cleanly" fanraid stop data
 	check "no slot is left failed" bash -c \

@@ -77,6 +77,10 @@ for i in 0 1 2 3; do
 	# the root array's: room for a copy of the image's files
 	truncate -s 768M "$work/r$i.img"
 done
+# the array grown across a power cut (boots 1-3)
+for i in 0 1 2; do
+	truncate -s 128M "$work/g$i.img"
+done
 
 # boot STAGE BUDGET DISKS [WITHHELD]: one boot with the DISKS named
 # (root is the image; m0-m3 and r0-r3 the members) but WITHHELD, until
@@ -161,12 +165,12 @@ dump() {
 }
 
 rc=0
-boot 1 3600 "root m0 m1 m2 m3 r0 r1 r2 r3" || rc=1
+boot 1 3600 "root m0 m1 m2 m3 r0 r1 r2 r3 g0 g1 g2" || rc=1
 [ $rc = 0 ] && { dump "/boot/vmlinuz-$kver2" "$work/vmlinuz2" &&
 	dump "/boot/initrd.img-$kver2" "$work/initrd2" || rc=1; }
 [ $rc = 0 ] && { BOOT_KERNEL=$work/vmlinuz2 BOOT_INITRD=$work/initrd2 \
-	boot 2 600 "root m0 m1 m2 m3" || rc=1; }
-[ $rc = 0 ] && { boot 3 600 "root m0 m1 m2 m3" m3 || rc=1; }
+	boot 2 600 "root m0 m1 m2 m3 g0 g1 g2" || rc=1; }
+[ $rc = 0 ] && { boot 3 600 "root m0 m1 m2 m3 g0 g1 g2" m3 || rc=1; }
 [ $rc = 0 ] && { boot 4 600 "root m0 m1 m2 m3" || rc=1; }
 [ $rc = 0 ] && { dump /boot/initrd-fanroot.img "$work/initrd-fanroot" || rc=1; }
 [ $rc = 0 ] && { boot 5 600 "r0 r1 r2 r3" || rc=1; }
