@@ -205,7 +205,10 @@ int fr_dm_resume(const char *name)
 	return task_run(dmt, true);
 }
 
-/* Holds new I/O and waits for what is in flight (a grow's first rows). */
+/*
+ * Holds new I/O and waits for what is in flight (a grow's first rows). No
+ * udev cookie: a suspend sends no uevent, and a wait for one never ends.
+ */
 int fr_dm_suspend(const char *name)
 {
 	struct dm_task *dmt;
@@ -214,7 +217,7 @@ int fr_dm_suspend(const char *name)
 	ret = task_new(DM_DEVICE_SUSPEND, name, &dmt);
 	if (ret)
 		return ret;
-	return task_run(dmt, true);
+	return task_run(dmt, false);
 }
 
 int fr_dm_remove(const char *name)
