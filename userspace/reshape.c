@@ -155,9 +155,13 @@ static int data_io(const struct fr_reshape_members *rm, uint32_t dev,
 	return n < 0 ? -errno : -EIO;
 }
 
-/* Chunk @j of the critical section: its backup's member and sector. */
-static void backup_loc(const struct fr_reshape_geo *rg, uint64_t j,
-		       uint32_t *dev, uint64_t *sector)
+/*
+ * Chunk @j of the critical section: its backup's member (slot) and member
+ * data sector. Public for the unit test, which holds it to the rule that
+ * no two chunks share a place and none lies in a row the section rewrites.
+ */
+void fr_reshape_backup_loc(const struct fr_reshape_geo *rg, uint64_t j,
+			   uint32_t *dev, uint64_t *sector)
 {
 	*dev = rg->old.ndevs + (uint32_t)(j % rg->added);
 	*sector = rg->backup_start + j / rg->added * rg->new.chunk_sectors;
@@ -179,7 +183,7 @@ static int critical_copy(const struct fr_reshape_members *rm,
 		struct fr_loc loc;
 		uint32_t bdev;
 
-		backup_loc(rg, j, &bdev, &bsec);
+		fr_reshape_backup_loc(rg, j, &bdev, &bsec);
 		if (to_backup) {
 			fr_geom_map(&rg->old, l, &loc);
 			ret = data_io(rm, loc.dev, loc.sector, buf, bytes, false);

@@ -28,6 +28,8 @@ struct fr_reshape_geo {
 int fr_reshape_geo_init(uint32_t level, uint32_t old_ndevs, uint32_t ndevs,
 			uint32_t chunk, uint64_t member_sectors,
 			struct fr_reshape_geo *rg);
+void fr_reshape_backup_loc(const struct fr_reshape_geo *rg, uint64_t j,
+			   uint32_t *dev, uint64_t *sector);
 
 /*
  * Members of the grow, in slot order, each with an O_DIRECT descriptor
