@@ -131,6 +131,29 @@ static void print_sync_speeds(const struct fr_sb *sb)
 	       sb->sync_speed_max ? "/s" : "");
 }
 
+/*
+ * A grow's record: the member counts, and how much of the old array the
+ * superblock says is in the new layout (the old capacity is what the
+ * table's length is until the grow ends, so that is the 100 %).
+ */
+static void print_grow(const struct fr_sb *sb)
+{
+	struct fr_geom old = { 0 };
+	double pct = 0;
+
+	if (!fr_geom_init(&old, sb->level, sb->reshape_old_ndevs,
+			  sb->chunk_sectors, sb->member_sectors) &&
+	    old.capacity)
+		pct = 100.0 * (double)sb->reshape_position /
+		      (double)old.capacity;
+	printf("             grow: %u -> %u members, %llu of %llu sectors (%.1f%%) in the new layout%s\n",
+	       sb->reshape_old_ndevs, sb->ndevs,
+	       (unsigned long long)sb->reshape_position,
+	       (unsigned long long)old.capacity, pct,
+	       sb->state & FR_SB_STATE_RESHAPE_BACKUP ?
+	       ", first rows' backup recorded" : "");
+}
+
 static void print_human(const char *path, const struct fr_sb *sb,
 			uint64_t dirty)
 {
@@ -165,11 +188,7 @@ static void print_human(const char *path, const struct fr_sb *sb,
 	       (unsigned long long)sb->events,
 	       (unsigned long long)sb->failed_mask);
 	if (sb->state & FR_SB_STATE_RESHAPE)
-		printf("             grow: from %u members, %llu sectors in the new layout%s\n",
-		       sb->reshape_old_ndevs,
-		       (unsigned long long)sb->reshape_position,
-		       sb->state & FR_SB_STATE_RESHAPE_BACKUP ?
-		       ", first rows' backup recorded" : "");
+		print_grow(sb);
 	printf("            flush: %s\n", fr_flush_name(sb->flush_policy));
 	if (sb->readahead_sectors)
 		printf("  block readahead: %u sectors\n", sb->readahead_sectors);

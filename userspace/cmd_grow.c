@@ -292,8 +292,11 @@ static int grow_add(const struct fr_opts *o)
 		goto out;
 	}
 	if (fr_dm_status(name, FR_DM_INFO, &tgt) ||
-	    fr_status_parse(tgt.params, &st) ||
-	    strspn(st.health, "A") != (size_t)old) {
+	    fr_status_parse(tgt.params, &st)) {
+		fr_err("%s: cannot read member health; nothing changed", name);
+		goto out;
+	}
+	if (strspn(st.health, "A") != (size_t)old) {
 		fr_err("%s: every member must be healthy to grow (health %s)",
 		       name, st.health);
 		goto out;

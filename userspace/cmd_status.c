@@ -316,10 +316,11 @@ static void print_human(const char *name, const char *uuid, uint64_t len,
 		       (unsigned long long)st->mismatch_cnt);
 	printf("\n");
 	if (t->reshape && st->reshape)
-		printf("  grow: %u -> %u members, %llu of %llu sectors copied, %llu recorded%s\n",
+		printf("  grow: %u -> %u members, %llu of %llu sectors copied (%.1f%%), %llu recorded%s\n",
 		       t->reshape_old_ndevs, t->ndevs,
 		       (unsigned long long)st->reshape_done,
 		       (unsigned long long)len,
+		       len ? 100.0 * (double)st->reshape_done / (double)len : 0,
 		       (unsigned long long)st->reshape_safe,
 		       strcmp(st->action, "reshape_failed") ? "" :
 		       "; the copy failed (see dmesg)");

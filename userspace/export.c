@@ -49,10 +49,16 @@ void fr_export_member(FILE *f, const struct fr_sb *sb)
 		fprintf(f, "FANRAID_SLOT=spare\n");
 	else
 		fprintf(f, "FANRAID_SLOT=%u\n", sb->slot);
-	fprintf(f, "FANRAID_EVENTS=%llu\nFANRAID_STATE=%s%s\n",
+	fprintf(f, "FANRAID_EVENTS=%llu\nFANRAID_STATE=%s%s%s\n",
 		(unsigned long long)sb->events,
 		sb->state & FR_SB_STATE_DIRTY ? "dirty" : "clean",
-		sb->state & FR_SB_STATE_DEGRADED ? ",degraded" : "");
+		sb->state & FR_SB_STATE_DEGRADED ? ",degraded" : "",
+		sb->state & FR_SB_STATE_RESHAPE ? ",growing" : "");
+	/* a grow's record, for rules or scripts that want to tell */
+	if (sb->state & FR_SB_STATE_RESHAPE)
+		fprintf(f, "FANRAID_GROW_OLD_DEVICES=%u\nFANRAID_GROW_POSITION=%llu\n",
+			sb->reshape_old_ndevs,
+			(unsigned long long)sb->reshape_position);
 }
 
 /*
