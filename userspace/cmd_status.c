@@ -402,29 +402,67 @@ static struct fr_progress *progress_of(struct fr_status_ctx *ctx,
 }
 
 /*
- * A running resync, rebuild or check as md shows it: percent, speed and
- * time left. The first report of an array samples it twice, a second
- * apart; --watch samples it once per redraw.
+ * A running resync, rebuild, check or grow's copy: its progress, with a
+ * rate. The first report of an array samples it twice, a second apart;
+ * --watch samples it once per redraw. NULL if the second read failed.
  */
-static void print_progress(const char *name, struct fr_status_ctx *ctx,
-			   struct fr_status *st)
+static struct fr_progress *sample_progress(const char *name,
+					   struct fr_status_ctx *ctx,
+					   struct fr_status *st)
 {
 	struct fr_progress *p = progress_of(ctx, name);
 	struct fr_dm_target info;
-	char line[160];
 
 	if (!p)
-		return;
+		return NULL;
 	if (p->t <= 0) {
 		fr_progress_sample(p, st->sync_cur, st->sync_total, fr_now());
 		sleep(1);
 		if (fr_dm_status(name, FR_DM_INFO, &info) ||
 		    fr_status_parse(info.params, st))
-			return;
+			return NULL;
 	}
 	fr_progress_sample(p, st->sync_cur, st->sync_total, fr_now());
+	return p;
+}
+
+/* Percent, speed and time left as md shows them. */
+static void print_progress(const char *name, struct fr_status_ctx *ctx,
+			   struct fr_status *st)
+{
+	struct fr_progress *p = sample_progress(name, ctx, st);
+	char line[160];
+
+	if (!p)
+		return;
 	fr_progress_format(p, st->action, line, sizeof(line));
 	printf("  progress: %s\n", line);
+}
+
+/*
+ * --json: a grow's copy speed and time left, null unless a copy runs.
+ * Only a running copy costs the second sample; other syncs keep --json
+ * instant, as before.
+ */
+static int json_grow_rate(struct json_object *o, const char *name,
+			  struct fr_status_ctx *ctx, struct fr_status *st)
+{
+	struct fr_progress *p = NULL;
+	bool known;
+
+	if (!o)
+		return -ENOMEM;
+	if (st->reshape && !strcmp(st->action, "reshape") &&
+	    st->sync_total)
+		p = sample_progress(name, ctx, st);
+	known = p && p->rate > 0;
+	if (fr_json_add_u64_or_null(o, "grow_sectors_per_second", known,
+				    known ? (uint64_t)p->rate : 0) ||
+	    fr_json_add_u64_or_null(o, "grow_seconds_left", known,
+				    known ? (uint64_t)((p->total - p->cur) /
+						       p->rate) : 0))
+		return -ENOMEM;
+	return 0;
 }
 
 /* One array; @quiet: skip non-fanraid devices silently (listing all). */
@@ -484,9 +522,15 @@ static int status_one(const char *name, struct fr_status_ctx *ctx, bool quiet)
 	}
 	ra = fr_readahead_kb_read(dmi.major, dmi.minor);
 	if (ctx->json) {
-		if (fr_json_push(ctx->arrays,
-				 fr_status_json(name, uuid, table.len, &t, &st,
-						paths, ra, spares, nspares)))
+		struct json_object *o = fr_status_json(name, uuid, table.len,
+						       &t, &st, paths, ra,
+						       spares, nspares);
+
+		if (json_grow_rate(o, name, ctx, &st)) {
+			json_object_put(o);
+			o = NULL;
+		}
+		if (fr_json_push(ctx->arrays, o))
 			ctx->json_err = -ENOMEM;
 	} else {
 		print_human(name, uuid, table.len, &t, &st, paths, ra,
