@@ -217,13 +217,14 @@ expect 2 "bad chunk size" "$rc" geom -L 8 fanraid raid0 12 0 1 a 0
 grep -q "table word 3 '12': Invalid chunk size: not a power of two" err &&
 	ok "parse error names the word" || bad "parse error: $(cat err)"
 expect 2 "missing length" "$rc" geom fanraid raid0 8 0 1 a 0
-# the longest valid table: 24 feature words (of the 30 the count may
-# claim: only two of rebuild and readd together) and 64 members, as one word
+# the longest valid table: 24 feature words (of the 33 the count may
+# claim: only two of rebuild and readd together, reshape only on raid0)
+# and 64 members, as one word
 long="0 1048576 fanraid raid6 8 24 flush_policy drop max_sync_rate 1 rebuild 0 resync readahead on ra_window 2 ra_cache_mb 3 stripe_cache_mb 4096 max_read_errors 20 superblock safe_mode_delay 200 bitmap 8 readd 63 64$(for i in $(seq 0 63); do printf ' /dev/disk/by-id/nvme-long-serial-name-%02d 2048' "$i"; done)"
 expect 0 "geom of the longest table" "$rc" geom "$long"
 grep -qx "table ${long#0 1048576 }" out && ok "  prints all of it back" || bad "long table: $(grep table out)"
-expect 2 "a line longer than any table" "$rc" geom "$long x x x x x x x"
-grep -qx "raidcalc geom: table: more than the 165 words of the longest fanraid table" err &&
+expect 2 "a line longer than any table" "$rc" geom "$long x x x x x x x x x x"
+grep -qx "raidcalc geom: table: more than the 168 words of the longest fanraid table" err &&
 	ok "  says so" || bad "long line: $(cat err)"
 expect 2 "missing member file: an I/O error, not a mismatch" "$rc" verify -L 64 fanraid raid6 8 0 4 nope 0 m1 0 m2 0 m3 0
 grep -q "^nope: Cannot open member: No such file or directory" err &&
