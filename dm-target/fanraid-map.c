@@ -33,7 +33,7 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		return fanraid_reshape_map(fc, bio);
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
-		       fanraid_r6_row_lost(fc, &loc)))
+		       fanraid_r6_row_lost(fc, &fc->geom, &loc)))
 		return fanraid_r6_queue(fc, bio, loc.dev);
 	/* May trim the bio to one cache segment; the start stays the same. */
 	/*
@@ -154,6 +154,7 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->repair = false;
 	fb->flush_counted = false;
 	fb->rs_epoch = 0;
+	fb->g = &fc->geom;
 	if (fc->r6)
 		this_cpu_inc(*fc->r6->mapped);
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
@@ -224,14 +225,12 @@ static void fanraid_flush_failed_work(struct work_struct *work)
  * data and parity, whose flushes decide. RAID0 has nothing to rebuild
  * from: the error goes to the bio that met it, and only to it.
  */
-int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
+static int fanraid_end_io_member(struct fanraid_c *fc, struct bio *bio,
+				 blk_status_t *error)
 {
-	struct fanraid_c *fc = ti->private;
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 	bool flush = bio->bi_opf & REQ_PREFLUSH;
 
-	if (fb->rs_epoch)
-		fanraid_reshape_io_done(fc, fb);
 	if (fb->wlen)
 		fanraid_ra_invalidate(fc, fb->wstart, fb->wlen);
 	if (fb->ra_sectors) {
@@ -291,6 +290,22 @@ int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 		return DM_ENDIO_INCOMPLETE;
 	}
 	return DM_ENDIO_DONE;
+}
+
+/*
+ * During a grow a bio through the old layout holds back the copy of its
+ * rows until it ends (fanraid-reshape.c): a read retried from parity
+ * (DM_ENDIO_INCOMPLETE) has not ended yet.
+ */
+int fanraid_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
+{
+	struct fanraid_c *fc = ti->private;
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	int r = fanraid_end_io_member(fc, bio, error);
+
+	if (r != DM_ENDIO_INCOMPLETE && fb->rs_epoch)
+		fanraid_reshape_io_done(fc, fb);
+	return r;
 }
 
 int fanraid_iterate_devices(struct dm_target *ti,

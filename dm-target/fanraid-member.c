@@ -28,16 +28,16 @@ bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
 }
 
 /*
- * RAID6: is a data block of @loc's row on a member that cannot be read
+ * RAID6: is a data block of @loc's row (in layout @g) on a member that cannot be read
  * there (failed, or not rebuilt that far)? Then every read of the row goes
  * to the gatherer, not only the lost block's (fanraid_map(), and the
  * readahead cache, which fetches none of the row): the survivors read to
  * rebuild that block serve the row's other readers too, where reading them
  * straight from the members would fetch them twice.
  */
-bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_loc *loc)
+bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_geom *g,
+			 const struct fr_loc *loc)
 {
-	const struct fr_geom *g = &fc->geom;
 	DECLARE_BITMAP(lost, FR_MAX_DEVS);
 	u32 dev;
 

@@ -17,6 +17,11 @@
  *   the last write ends, at postsuspend and at destruction, but never while
  *   a resync or rebuild is unfinished: a crash while clean needs no resync.
  *
+ * During a grow (feature reshape) every update also records how far the
+ * copy got (reshape_position, state RESHAPE), which only the copy moves
+ * (fanraid_meta_reshape_record()): the PREFLUSH of each block makes what
+ * it copied before stable first.
+ *
  * Every update goes to all surviving members with one events value, each
  * write REQ_PREFLUSH | REQ_FUA, from the RAID6 workers or a work item here,
  * never from map. Only a live table writes (between preresume and
@@ -56,6 +61,7 @@ struct fanraid_meta {
 	atomic_t active;		/* writes between write_start and write_end */
 	unsigned long last_write;	/* jiffies when the last write ended */
 	unsigned long delay;		/* safe_mode_delay in jiffies */
+	u64 reshape_pos;		/* grow: array sectors copied, as recorded */
 	struct delayed_work clean_work;
 	struct work_struct fail_work;	/* records a failure outside the write path */
 	atomic_t pending;		/* member bios of one update in flight */
@@ -185,6 +191,11 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		if (bits_cleared)
 			sb.events_cleared = sb.events;
 		sb.state = state | (sb.failed_mask ? FR_SB_STATE_DEGRADED : 0);
+		if (fc->features.reshape) {
+			sb.state |= FR_SB_STATE_RESHAPE;
+			sb.reshape_position = m->reshape_pos;
+			sb.reshape_old_ndevs = fc->features.reshape_old_ndevs;
+		}
 		sb.utime = max(now, sb.ctime);
 		for_each_set_bit(i, devs, fc->ndevs) {
 			struct fr_sb mine = sb;
@@ -215,6 +226,37 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		}
 	}
 	return -EIO;
+}
+
+/*
+ * A grow copied array sectors up to @pos: record it on every survivor.
+ * 0, or -EIO: the copy must stop, its progress unrecorded.
+ */
+int fanraid_meta_reshape_record(struct fanraid_c *fc, u64 pos)
+{
+	struct fanraid_meta *m = fc->meta;
+	int r = -EIO;
+
+	mutex_lock(&m->lock);
+	if (m->live) {
+		m->reshape_pos = pos;
+		r = fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0,
+					NULL, false);
+	}
+	mutex_unlock(&m->lock);
+	return r;
+}
+
+/* A grow's position as recorded (fanraid_reshape_resume()). */
+u64 fanraid_meta_reshape_pos(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+	u64 pos;
+
+	mutex_lock(&m->lock);
+	pos = m->reshape_pos;
+	mutex_unlock(&m->lock);
+	return pos;
 }
 
 /* Failed members that the media does not record yet. */
@@ -388,15 +430,26 @@ static int fanraid_meta_check(struct fanraid_meta *m, u32 i, struct fr_sb *sb,
 		*error = "Member superblock is for another slot";
 		return -EINVAL;
 	}
+	/* During a grow the superblocks have the new size, the table the old. */
 	if (sb->level != fc->geom.level || sb->ndevs != fc->ndevs ||
 	    sb->chunk_sectors != fc->geom.chunk_sectors ||
-	    sb->array_sectors != fc->ti->len ||
+	    sb->array_sectors != (fc->features.reshape ? fc->geom.capacity :
+				  fc->ti->len) ||
 	    sb->member_sectors != fc->geom.member_sectors ||
 	    sb->data_offset != dev->offset) {
 		DMERR("member %u (%s): superblock raid%u, %u members, chunk %u, %llu sectors, data at %llu",
 		      i, name, sb->level, sb->ndevs, sb->chunk_sectors,
 		      sb->array_sectors, sb->data_offset);
 		*error = "Member superblock geometry differs from the table";
+		return -EINVAL;
+	}
+	if (!(sb->state & FR_SB_STATE_RESHAPE) != !fc->features.reshape ||
+	    (fc->features.reshape &&
+	     (sb->reshape_old_ndevs != fc->features.reshape_old_ndevs ||
+	      (sb->state & FR_SB_STATE_RESHAPE_BACKUP)))) {
+		DMERR("member %u (%s): superblock state %#x, grow from %u members",
+		      i, name, sb->state, sb->reshape_old_ndevs);
+		*error = "Member superblock grow state differs from the table";
 		return -EINVAL;
 	}
 	memcpy(m->devs[i].member_uuid, sb->member_uuid, FR_UUID_LEN);
@@ -422,6 +475,48 @@ static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
 		    !test_and_set_bit(i, fc->failed))
 			DMWARN("%s: member %u is marked failed in the superblocks; not used",
 			       dm_table_device_name(fc->ti->table), i);
+}
+
+/*
+ * A grow resumes where every member in service says it got (a crash may
+ * have cut an update short, leaving some one step ahead): rows past that
+ * are copied again from the old layout, which still holds them. Resuming
+ * below it would read old rows the copy has overwritten.
+ */
+static u64 fanraid_meta_low_position(struct fanraid_meta *m)
+{
+	struct fanraid_c *fc = m->fc;
+	struct fr_sb sb;
+	u64 low = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < fc->ndevs; i++) {
+		if (!fc->devs[i].dm_dev || test_bit(i, fc->failed))
+			continue;
+		if (fr_sb_decode(page_address(m->devs[i].page), &sb))
+			continue;
+		low = min(low, sb.reshape_position);
+	}
+	return low;
+}
+
+static int fanraid_meta_check_reshape(struct fanraid_meta *m, char **error)
+{
+	struct fanraid_c *fc = m->fc;
+	u64 low;
+
+	if (!fc->features.reshape)
+		return 0;
+	low = fanraid_meta_low_position(m);
+	if (low != fc->features.reshape_pos) {
+		DMERR("reshape position %llu; the superblocks record %llu",
+		      (unsigned long long)fc->features.reshape_pos,
+		      (unsigned long long)low);
+		*error = "Reshape position differs from the superblocks'";
+		return -EINVAL;
+	}
+	m->reshape_pos = low;
+	return 0;
 }
 
 /* ctr: read and check every present member's superblock (sleeping is fine). */
@@ -492,7 +587,7 @@ int fanraid_meta_create(struct fanraid_c *fc, char **error)
 		set_bit(i, fc->failed);
 	}
 	fanraid_meta_adopt(m, &best);
-	return 0;
+	return fanraid_meta_check_reshape(m, error);
 }
 
 /*
@@ -525,6 +620,12 @@ void fanraid_meta_resume(struct fanraid_c *fc)
 	}
 	if (have)
 		fanraid_meta_adopt(m, &best);
+	/*
+	 * A table that ran meanwhile may have copied further (a reload during
+	 * a grow): those rows are in the new layout now.
+	 */
+	if (have && fc->features.reshape)
+		m->reshape_pos = max(m->reshape_pos, fanraid_meta_low_position(m));
 	m->live = true;
 	if (fanraid_meta_sync_running(fc) && !m->dirty) {
 		if (!fanraid_meta_update(m, FR_SB_STATE_DIRTY, NULL, false))

@@ -152,10 +152,12 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
 }
 
 /*
- * An operation on @npages pages from @first_page of row @row's chunks, on
- * every slot and the two scratch slots; waits while every one is busy.
+ * An operation on @npages pages from @first_page of row @row's chunks in
+ * layout @g (fc->geom, or during a grow the old one), on every slot and
+ * the two scratch slots; waits while every one is busy.
  */
-struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
+struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
+				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages)
 {
 	struct fanraid_r6 *r6 = fc->r6;
@@ -172,7 +174,7 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
 	spin_unlock_irq(&r6->cache_lock);
 
 	op->fc = fc;
-	op->g = &fc->geom;
+	op->g = g;
 	op->bio = NULL;
 	op->row = row;
 	op->target = 0;

@@ -49,6 +49,7 @@ struct fanraid_r6_stripe {
 	struct list_head parked;	/* in r6->parked, oldest first, until dispatched */
 	struct work_struct work;
 	struct fanraid_c *fc;
+	const struct fr_geom *g;	/* the layout of its row (two during a grow) */
 	u64 row;
 	u32 window;			/* index of the window in its chunk */
 	u32 first, end;			/* sectors of the window the bios cover */
@@ -82,13 +83,15 @@ static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6 *r6,
 }
 
 static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
+							const struct fr_geom *g,
 							u64 row, u32 window,
 							bool read)
 {
 	struct fanraid_r6_stripe *st;
 
 	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(r6, row, window), node)
-		if (st->row == row && st->window == window && st->read == read)
+		if (st->row == row && st->window == window && st->read == read &&
+		    st->g == g)
 			return st;
 	return NULL;
 }
@@ -432,7 +435,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	struct bio *bio;
 
 	if (st->read) {
-		op = fanraid_r6_op_get(fc, st->row,
+		op = fanraid_r6_op_get(fc, st->g, st->row,
 				       st->window * win_pages + first,
 				       end - first);
 		lock = fanraid_r6_op_lock(op);
@@ -456,8 +459,8 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		goto done;
 	}
 	/* Pages before the window lock: whoever holds it only waits for I/O. */
-	op = fanraid_r6_op_get(fc, st->row, st->window * win_pages + first,
-			       end - first);
+	op = fanraid_r6_op_get(fc, st->g, st->row,
+			       st->window * win_pages + first, end - first);
 	lock = fanraid_r6_op_lock(op);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
@@ -494,14 +497,14 @@ end_bios:
 }
 
 /*
- * kfanraid6: add a write or read to its window's entry, and dispatch what
- * is ready.
+ * kfanraid6: add a write or read to its window's entry (its row in layout
+ * @g), and dispatch what is ready.
  * The caller counted it in r6->gathering.
  */
-static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
+static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
+				  const struct fr_geom *g)
 {
 	struct fanraid_r6 *r6 = fc->r6;
-	const struct fr_geom *g = &fc->geom;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 win_sectors = fanraid_r6_win_sectors(g);
 	u32 in_chunk = logical & (g->chunk_sectors - 1);
@@ -525,7 +528,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 	/* Allocation may sleep, so it happens outside the lock, and only when needed. */
 	for (;;) {
 		spin_lock_irq(&r6->gather_lock);
-		st = fanraid_r6_stripe_find(r6, loc.row, window, read);
+		st = fanraid_r6_stripe_find(r6, g, loc.row, window, read);
 		if (st || spare)
 			break;
 		spin_unlock_irq(&r6->gather_lock);
@@ -533,6 +536,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio)
 		spare = mempool_alloc(&r6->stripe_pool, GFP_NOIO);
 		memset(spare, 0, fanraid_r6_stripe_size(g));
 		spare->fc = fc;
+		spare->g = g;
 		spare->row = loc.row;
 		spare->window = window;
 		spare->read = read;
@@ -598,7 +602,8 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 {
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
 
-	fanraid_r6_gather_bio(fb->fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)));
+	fanraid_r6_gather_bio(fb->fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)),
+			      fb->g);
 }
 
 /*
@@ -610,7 +615,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
 {
 	atomic_inc(&fc->r6->gathering);
-	fanraid_r6_gather_bio(fc, bio);
+	fanraid_r6_gather_bio(fc, bio, &fc->geom);
 }
 
 /*

@@ -30,7 +30,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
 	struct fanraid_c *fc = fb->fc;
 	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
-	const struct fr_geom *g = &fc->geom;
+	const struct fr_geom *g = fb->g;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 in_chunk = logical & (g->chunk_sectors - 1);
 	u32 skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
@@ -48,7 +48,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 		return;
 	}
 	fr_geom_map(g, logical, &loc);
-	op = fanraid_r6_op_get(fc, loc.row,
+	op = fanraid_r6_op_get(fc, g, loc.row,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages);
 	op->bio = bio;
 	op->target = loc.data_idx;

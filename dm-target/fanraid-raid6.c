@@ -36,6 +36,26 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
 	return DM_MAPIO_SUBMITTED;
 }
 
+/*
+ * A read or write inside one chunk, through layout @g (during a grow, the
+ * one its position is in; fanraid-reshape.c): a read of a healthy row
+ * straight to its member, the rest to the workers. No readahead here: a
+ * grow runs without its cache.
+ */
+int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
+		   const struct fr_geom *g)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	struct fr_loc loc;
+
+	fr_geom_map(g, dm_target_offset(fc->ti, bio->bi_iter.bi_sector), &loc);
+	fb->g = g;
+	if (op_is_write(bio_op(bio)) || fanraid_r6_row_lost(fc, g, &loc))
+		return fanraid_r6_queue(fc, bio, loc.dev);
+	fb->iter = bio->bi_iter;
+	return fanraid_remap(fc, bio, loc.dev, loc.sector);
+}
+
 /* Queue a discard or write-zeroes: one bio for the whole range. */
 int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio)
 {

@@ -52,7 +52,8 @@ int fanraid_r6_cache_check(struct fanraid_c *fc, char **error);
 int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			    char **error);
 void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
-struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc, u64 row,
+struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
+				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
 

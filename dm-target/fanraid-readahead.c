@@ -212,7 +212,7 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 		return -EEXIST;
 	fr_geom_map(&fc->geom, logical, &loc);
 	/* A row with a lost block is read by the RAID6 gatherer, all of it. */
-	if (fc->r6 && fanraid_r6_row_lost(fc, &loc))
+	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc))
 		return -ENODEV;
 	seg = fanraid_ra_grab(ra);
 	if (!seg)
@@ -628,7 +628,7 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	struct fr_loc loc;
 
 	fr_geom_map(&fc->geom, logical, &loc);
-	if (fc->r6 && fanraid_r6_row_lost(fc, &loc)) {
+	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc)) {
 		fanraid_r6_queue(fc, bio, loc.dev);
 		return;
 	}

@@ -29,10 +29,12 @@
  * - L < safe: new layout only.
  */
 #include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/dm-kcopyd.h>
+#include <linux/highmem.h>
 #include <linux/slab.h>
 
-#include "fanraid.h"
+#include "fanraid-raid6.h"
 
 /* Array data one window copies at most (at least one new row). */
 #define FANRAID_RESHAPE_WINDOW_SECTORS	16384
@@ -102,6 +104,198 @@ static int fanraid_reshape_copy(struct fanraid_reshape *rs, sector_t start,
 	return READ_ONCE(rs->copy_error);
 }
 
+/* Send a bio on through layout @g: RAID6 may need the workers. */
+static int fanraid_reshape_send(struct fanraid_c *fc, struct bio *bio,
+				const struct fr_geom *g)
+{
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	struct fr_loc loc;
+
+	if (fc->r6)
+		return fanraid_r6_map(fc, bio, g);
+	fr_geom_map(g, logical, &loc);
+	return fanraid_remap(fc, bio, loc.dev, loc.sector);
+}
+
+/*
+ * RAID6: the data of new row @row's pages [@first_page, + @npages) from
+ * the old layout into @nop, old row by old row (consecutive data chunks
+ * mostly share one), each read under its window's lock: writes past the
+ * copy still change the old rows' other chunks and their parity. A chunk
+ * that cannot be read is rebuilt from the old row's survivors. Past the
+ * old length there is no data: zeroes.
+ */
+static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
+				     struct fanraid_r6op *nop)
+{
+	struct fanraid_c *fc = rs->fc;
+	const struct fr_geom *g = &fc->geom;
+	u32 slot = 0, p;
+
+	while (slot < g->data_devs) {
+		sector_t l = ((nop->row * g->data_devs + slot) << g->chunk_shift) +
+			     ((sector_t)nop->first_page << PAGE_SECTORS_SHIFT);
+		unsigned long want = 0;
+		struct fanraid_r6op *oop;
+		struct fr_loc loc;
+		struct mutex *lock;
+		u32 first = slot, s;
+		int r = 0;
+
+		if (l >= fc->ti->len) {
+			fanraid_r6_zero_pages(nop, slot++, 0,
+					      nop->npages << PAGE_SHIFT);
+			continue;
+		}
+		fr_geom_map(&rs->old, l, &loc);
+		/* The next slots of the new row, while in the same old row. */
+		for (s = slot; s < g->data_devs &&
+		     loc.data_idx + s - first < rs->old.data_devs &&
+		     l + ((sector_t)(s - first) << g->chunk_shift) < fc->ti->len;
+		     s++)
+			__set_bit(loc.data_idx + s - first, &want);
+		oop = fanraid_r6_op_get(fc, &rs->old, loc.row, nop->first_page,
+					nop->npages);
+		lock = fanraid_r6_op_lock(oop);
+		mutex_lock(lock);
+		oop->missing = fanraid_r6_lost_slots(oop);
+		if ((want & oop->missing) || fanraid_r6_io(oop, want, REQ_OP_READ)) {
+			if (fanraid_r6_read_slots(oop, fanraid_r6_survivors(oop)) ||
+			    fanraid_r6_recover(oop))
+				r = -EIO;
+			else
+				fanraid_r6_rewrite(oop);
+		}
+		mutex_unlock(lock);
+		for (; !r && slot < s; slot++)
+			for (p = 0; p < nop->npages; p++)
+				memcpy(page_address(nop->pages[slot][p]),
+				       page_address(oop->pages[loc.data_idx + slot - first][p]),
+				       PAGE_SIZE);
+		fanraid_r6_op_put(oop);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * RAID6: new rows [@start, @end) from the old layout, with their P and Q,
+ * one stripe window at a time. Nothing else reaches these member sectors:
+ * the rows' array sectors are held back, and the old rows there hold
+ * only data already copied (fr_reshape_row_limit()). A failed member is
+ * skipped, as a degraded write does; more than two lost fail the copy.
+ */
+static int fanraid_reshape_copy_r6(struct fanraid_reshape *rs, u64 start,
+				   u64 end)
+{
+	struct fanraid_c *fc = rs->fc;
+	const struct fr_geom *g = &fc->geom;
+	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
+			PAGE_SECTORS_SHIFT;
+	u32 chunk_pages = g->chunk_sectors >> PAGE_SECTORS_SHIFT;
+	u64 row;
+	u32 first;
+
+	for (row = start; row < end; row++) {
+		for (first = 0; first < chunk_pages; first += win_pages) {
+			struct fanraid_r6op *nop;
+			unsigned long slots;
+			int r;
+
+			nop = fanraid_r6_op_get(fc, g, row, first, win_pages);
+			r = fanraid_reshape_r6_gather(rs, nop);
+			if (!r) {
+				fanraid_r6_gen(nop, false);
+				nop->missing = fanraid_r6_failed_slots(nop);
+				slots = GENMASK(g->ndevs - 1, 0) & ~nop->missing;
+				fanraid_r6_io(nop, slots, REQ_OP_WRITE);
+				if (hweight_long(nop->missing) > 2)
+					r = -EIO;
+			}
+			fanraid_r6_op_put(nop);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * RAID6, once the last data is copied: the new rows past it hold no data,
+ * and their parity must match: zeroes everywhere (all-zero data has
+ * all-zero P and Q), with unmap allowed.
+ */
+static int fanraid_reshape_zero_tail(struct fanraid_reshape *rs)
+{
+	struct fanraid_c *fc = rs->fc;
+	const struct fr_geom *g = &fc->geom;
+	u64 stripe = fr_geom_full_stripe_sectors(g);
+	sector_t from = div64_u64(fc->ti->len + stripe - 1, stripe) <<
+			g->chunk_shift;
+	u32 i;
+	int r;
+
+	if (from >= g->member_sectors)
+		return 0;
+	for (i = 0; i < fc->ndevs; i++) {
+		if (!fc->devs[i].dm_dev || fanraid_is_failed(fc, i))
+			continue;
+		r = blkdev_issue_zeroout(fc->devs[i].dm_dev->bdev,
+					 fc->devs[i].offset + from,
+					 g->member_sectors - from, GFP_NOIO, 0);
+		if (r && fanraid_member_fail(fc, i, "zeroing the grown rows failed", r) &&
+		    bitmap_weight(fc->failed, fc->ndevs) > 2)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * RAID6: copy array sectors [@start, @end) (whole new rows, or up to the
+ * old length), then record @end in the superblocks, whose writes flush
+ * each member first (fanraid-meta.c): the kernel keeps RAID6 superblocks,
+ * so it also records the copy's progress, after every window.
+ */
+static int fanraid_reshape_step_r6(struct fanraid_reshape *rs, sector_t start,
+				   sector_t end)
+{
+	struct fanraid_c *fc = rs->fc;
+	u64 stripe = fr_geom_full_stripe_sectors(&fc->geom);
+	int r;
+
+	r = fanraid_reshape_copy_r6(rs, div64_u64(start, stripe),
+				    div64_u64(end + stripe - 1, stripe));
+	if (!r && end == fc->ti->len)
+		r = fanraid_reshape_zero_tail(rs);
+	if (!r)
+		r = fanraid_meta_reshape_record(fc, end);
+	return r;
+}
+
+/*
+ * RAID6: at most max_sync_rate KiB/s written per member, as the sync pass
+ * (md's speed_limit_max covers its reshape too). Array sectors [@start,
+ * @end) took a chunk per new row on each member; the wait ends early for
+ * a suspend, and comes after the window's bios went on.
+ */
+static void fanraid_reshape_pace(struct fanraid_reshape *rs, sector_t start,
+				 sector_t end, unsigned long since)
+{
+	struct fanraid_c *fc = rs->fc;
+	u32 rate = READ_ONCE(fc->features.max_sync_rate);
+	u64 stripe = fr_geom_full_stripe_sectors(&fc->geom);
+	u64 rows = div64_u64(end - start + stripe - 1, stripe);
+	unsigned long want;
+
+	if (!rate || !fc->r6)
+		return;
+	want = since + msecs_to_jiffies(div64_u64(rows * fc->geom.chunk_sectors *
+						  1000, (u64)rate * 2));
+	if (time_before(jiffies, want))
+		wait_event_timeout(rs->wait, READ_ONCE(rs->stop), want - jiffies);
+}
+
 /*
  * Route a data bio inside one chunk. @may_block: the worker resubmitting a
  * deferred bio, which may wait for memory; map may not.
@@ -122,12 +316,11 @@ static int fanraid_reshape_route(struct fanraid_c *fc, struct bio *bio,
 		fb->rs_epoch = rs->epoch + 1;
 		atomic_inc(&rs->old_io[rs->epoch]);
 		spin_unlock_irqrestore(&rs->lock, flags);
-		fr_geom_map(&rs->old, logical, &loc);
-		return fanraid_remap(fc, bio, loc.dev, loc.sector);
+		return fanraid_reshape_send(fc, bio, &rs->old);
 	}
 	if (logical >= rs->done)
 		goto defer;
-	both = op_is_write(bio_op(bio)) && logical >= rs->safe;
+	both = !fc->r6 && op_is_write(bio_op(bio)) && logical >= rs->safe;
 	spin_unlock_irqrestore(&rs->lock, flags);
 
 	if (both) {
@@ -145,8 +338,7 @@ static int fanraid_reshape_route(struct fanraid_c *fc, struct bio *bio,
 				 bio_sectors(bio));
 		submit_bio_noacct(twin);
 	}
-	fr_geom_map(&fc->geom, logical, &loc);
-	return fanraid_remap(fc, bio, loc.dev, loc.sector);
+	return fanraid_reshape_send(fc, bio, &fc->geom);
 
 defer:
 	bio_list_add(&rs->deferred, bio);
@@ -205,6 +397,7 @@ static void fanraid_reshape_work(struct work_struct *work)
 	struct fanraid_reshape *rs = container_of(work, struct fanraid_reshape,
 						  work);
 	struct fanraid_c *fc = rs->fc;
+	unsigned long since;
 	sector_t start, end;
 	u32 drained;
 	int r;
@@ -224,7 +417,11 @@ static void fanraid_reshape_work(struct work_struct *work)
 		spin_unlock_irq(&rs->lock);
 
 		wait_event(rs->wait, !atomic_read(&rs->old_io[drained]));
-		r = fanraid_reshape_copy(rs, start, end);
+		since = jiffies;
+		if (fc->r6)
+			r = fanraid_reshape_step_r6(rs, start, end);
+		else
+			r = fanraid_reshape_copy(rs, start, end);
 
 		spin_lock_irq(&rs->lock);
 		if (r) {
@@ -232,6 +429,9 @@ static void fanraid_reshape_work(struct work_struct *work)
 			rs->win_end = rs->done;
 		} else {
 			rs->done = end;
+			/* RAID6 recorded it already: no writes to both layouts. */
+			if (fc->r6)
+				rs->safe = end;
 		}
 		spin_unlock_irq(&rs->lock);
 		fanraid_reshape_resubmit(rs);
@@ -248,6 +448,7 @@ static void fanraid_reshape_work(struct work_struct *work)
 			       dm_table_device_name(fc->ti->table));
 			schedule_work(&fc->trigger_event);
 		}
+		fanraid_reshape_pace(rs, start, end, since);
 	}
 }
 
@@ -259,7 +460,7 @@ int fanraid_reshape_set_safe(struct fanraid_c *fc, const char *value)
 	u64 safe, rows;
 	int r = 0;
 
-	if (!rs)
+	if (!rs || fc->r6)
 		return -EINVAL;
 	if (kstrtou64(value, 10, &safe))
 		return -EINVAL;
@@ -306,6 +507,7 @@ void fanraid_reshape_presuspend(struct fanraid_c *fc)
 	spin_lock_irq(&rs->lock);
 	rs->stop = true;
 	spin_unlock_irq(&rs->lock);
+	wake_up(&rs->wait);
 	/* The window in flight finishes and its waiting bios go out. */
 	flush_work(&rs->work);
 }
@@ -313,10 +515,20 @@ void fanraid_reshape_presuspend(struct fanraid_c *fc)
 void fanraid_reshape_resume(struct fanraid_c *fc)
 {
 	struct fanraid_reshape *rs = fc->rs;
+	sector_t pos;
 
 	if (!rs)
 		return;
+	/* RAID6: another table may have copied further since the ctr. */
+	pos = fc->meta ? fanraid_meta_reshape_pos(fc) : 0;
 	spin_lock_irq(&rs->lock);
+	if (fc->meta) {
+		if (pos > rs->done && rs->win_end == rs->done) {
+			rs->done = pos;
+			rs->safe = pos;
+			rs->win_end = pos;
+		}
+	}
 	rs->stop = false;
 	spin_unlock_irq(&rs->lock);
 	queue_work(rs->wq, &rs->work);
@@ -335,8 +547,14 @@ int fanraid_reshape_create(struct fanraid_c *fc, char **error)
 
 	if (!f->reshape)
 		return 0;
-	if (fc->r6) {
-		*error = "Feature reshape is not supported on raid6 yet";
+	/* RAID6 records its progress itself, in the superblocks. */
+	if (fc->r6 && !f->superblock) {
+		*error = "Feature reshape on raid6 requires superblock";
+		return -EINVAL;
+	}
+	if (!bitmap_empty(f->rebuild, FR_MAX_DEVS) ||
+	    !bitmap_empty(f->readd, FR_MAX_DEVS)) {
+		*error = "Feature reshape cannot run with rebuild or readd";
 		return -EINVAL;
 	}
 	if (f->reshape_old_ndevs < fr_level_min_devs(fc->geom.level) ||

@@ -180,7 +180,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	struct mutex *lock;
 	int r = len;
 
-	op = fanraid_r6_op_get(fc, pos >> g->chunk_shift,
+	op = fanraid_r6_op_get(fc, g, pos >> g->chunk_shift,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
 			       len >> (PAGE_SHIFT - SECTOR_SHIFT));
 	lock = fanraid_r6_op_lock(op);
@@ -519,7 +519,12 @@ void fanraid_sync_resume(struct fanraid_c *fc)
 	struct fanraid_r6 *r6 = fc->r6;
 
 	WRITE_ONCE(r6->sync_stop, false);
-	if (r6->action != FANRAID_SYNC_IDLE) {
+	/*
+	 * A pass walks one layout; during a grow it waits for the table of
+	 * the new one, which keeps the resync (the copy itself writes fresh
+	 * parity, but rows written before a crash may not match).
+	 */
+	if (r6->action != FANRAID_SYNC_IDLE && !fc->rs) {
 		/* A monitor learns that a pass (re)starts, not only that it ended. */
 		schedule_work(&fc->trigger_event);
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);
@@ -555,7 +560,7 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 		WRITE_ONCE(r6->sync_stop, suspended);
 		return 0;
 	}
-	if (now != FANRAID_SYNC_IDLE)
+	if (now != FANRAID_SYNC_IDLE || fc->rs)
 		return -EBUSY;
 	atomic64_set(&r6->mismatches, 0);
 	for (i = 0; i < fc->ndevs; i++)

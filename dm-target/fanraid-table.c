@@ -600,6 +600,7 @@ static int fanraid_set_target_limits(struct dm_target *ti,
 		ti->num_discard_bios = 0;
 		ti->num_secure_erase_bios = 0;
 		ti->num_write_zeroes_bios = 0;
+		ti->discards_supported = false;
 	}
 	ti->per_io_data_size = sizeof(struct fanraid_bio);
 	return 0;

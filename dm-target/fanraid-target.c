@@ -72,8 +72,9 @@ static struct target_type fanraid_target = {
 	 *        messages
 	 * 1.7.0: reshape (RAID0 grow), the reshape_safe message, and the
 	 *        reshape words in INFO
+	 * 1.8.0: reshape on RAID6, its progress recorded by the kernel
 	 */
-	.version = {1, 7, 0},
+	.version = {1, 8, 0},
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,

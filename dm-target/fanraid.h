@@ -288,6 +288,8 @@ struct fanraid_bio {
 	struct fanraid_c *fc;
 	struct work_struct work;	/* RAID6 worker item */
 	struct bvec_iter iter;		/* RAID6 read as mapped, to retry degraded */
+	/* the layout it was mapped through: fc->geom, or the old one in a grow */
+	const struct fr_geom *g;
 	sector_t wstart;		/* logical range a write covers, for readahead */
 	sector_t wlen;			/* 0 for reads and flushes */
 	u32 dev;			/* member the clone went to */
@@ -310,7 +312,8 @@ int fanraid_parse_on_off(const char *value, bool *on);
 /* fanraid-member.c */
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
 bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
-bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_loc *loc);
+bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_geom *g,
+			 const struct fr_loc *loc);
 bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 			 int err);
 void fanraid_member_init(struct fanraid_c *fc);
@@ -351,6 +354,8 @@ void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
 int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio);
+int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
+		   const struct fr_geom *g);
 
 /* fanraid-sync.c */
 void fanraid_sync_init(struct fanraid_c *fc);
@@ -388,6 +393,8 @@ bool fanraid_meta_is_dirty(struct fanraid_c *fc);
 void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb);
 u64 fanraid_meta_member_events(struct fanraid_c *fc, u32 i);
 int fanraid_meta_bits_cleared(struct fanraid_c *fc);
+int fanraid_meta_reshape_record(struct fanraid_c *fc, u64 pos);
+u64 fanraid_meta_reshape_pos(struct fanraid_c *fc);
 
 /* fanraid-bitmap.c: the write-intent bitmap */
 int fanraid_bitmap_create(struct fanraid_c *fc, char **error);
@@ -403,7 +410,7 @@ void fanraid_bitmap_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt
 void fanraid_bitmap_status(struct fanraid_c *fc, u32 *region, u64 *dirty,
 			   u64 *synced);
 
-/* fanraid-reshape.c: grow onto more members (RAID0) */
+/* fanraid-reshape.c: grow onto more members */
 int fanraid_reshape_create(struct fanraid_c *fc, char **error);
 void fanraid_reshape_destroy(struct fanraid_c *fc);
 int fanraid_reshape_map(struct fanraid_c *fc, struct bio *bio);

@@ -50,7 +50,7 @@ static const struct fr_command fr_commands[] = {
 	  "give a running raid6 array a hot spare (or fill a dead slot at once)",
 	  2, 2, FR_OPT_FORCE, fr_cmd_add },
 	{ "grow", "NAME --add DEV... [--force] | NAME --continue",
-	  "restripe a running raid0 array onto more members, keeping its data; or finish a grow that was cut off",
+	  "restripe a running raid0 or raid6 array onto more members, keeping its data; or finish a grow that was cut off",
 	  1, 1 + FR_MAX_DEVS, FR_OPT_ADD | FR_OPT_CONTINUE | FR_OPT_FORCE,
 	  fr_cmd_grow },
 	{ "re-add", "NAME DEV",

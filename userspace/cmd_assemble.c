@@ -298,7 +298,7 @@ static uint64_t dirty_regions(struct fr_member **slots, uint32_t n,
 static int grow_resume(struct fr_member **slots, uint32_t ndevs,
 		       struct fr_table *t, uint64_t *len)
 {
-	const struct fr_sb *ref = &slots[0]->sb;
+	const struct fr_sb *ref = NULL;
 	struct fr_reshape_members rm = { .n = ndevs };
 	struct fr_reshape_geo rg;
 	uint64_t pos = UINT64_MAX;
@@ -307,6 +307,15 @@ static int grow_resume(struct fr_member **slots, uint32_t ndevs,
 	uint32_t i;
 	int ret;
 
+	/* The first rows may need every member's data, read directly. */
+	for (i = 0; i < ndevs; i++) {
+		if (!slots[i]) {
+			fr_err("a grow resumes only with every member present; slot %u is missing",
+			       i);
+			return -ENODEV;
+		}
+	}
+	ref = &slots[0]->sb;
 	for (i = 0; i < ndevs; i++)
 		if (slots[i]->sb.events > ref->events)
 			ref = &slots[i]->sb;

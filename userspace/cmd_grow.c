@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid grow NAME --add DEV...: restripe a running raid0 array onto more
- * members, keeping its data (md's --grow). fanraid grow NAME --continue:
- * finish one that was cut off (assembly loads it mid-copy).
+ * fanraid grow NAME --add DEV...: restripe a running raid0 or raid6 array
+ * onto more members, keeping its data (md's --grow). fanraid grow NAME
+ * --continue: finish one that was cut off (assembly loads it mid-copy).
  *
- * The kernel copies (table feature reshape, fanraid-reshape.c); this
- * records: it flushes the members, writes how far the copy got into every
- * superblock and tells the kernel (reshape_safe), which may then overwrite
- * old rows holding only recorded data. Without that the copy stops; the
- * array's I/O never does. When all is copied the superblocks and the table
- * take the new shape, and the filesystem can grow.
+ * The kernel copies (table feature reshape, fanraid-reshape.c). For raid0
+ * this records: it flushes the members, writes how far the copy got into
+ * every superblock and tells the kernel (reshape_safe), which may then
+ * overwrite old rows holding only recorded data. Without that the copy
+ * stops; the array's I/O never does. A raid6 table keeps its superblocks
+ * itself and records its own progress; this only watches. When all is
+ * copied the superblocks and the table take the new shape, and the
+ * filesystem can grow.
  */
 #include <errno.h>
 #include <signal.h>
@@ -68,6 +70,95 @@ static void grow_progress(const char *name, uint64_t done, uint64_t len,
 	fflush(stdout);
 }
 
+/* What the kernel wrote last: a raid6 table keeps the superblocks. */
+static int grow_reread(const char *name, struct fr_reshape_members *rm)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < rm->n; i++) {
+		ret = fr_sb_read(rm->slots[i]);
+		if (!ret && rm->slots[i]->sb_err)
+			ret = -EINVAL;
+		if (ret) {
+			fr_err("%s: %s: reading the superblock failed: %s", name,
+			       rm->slots[i]->path, ret == -EINVAL ?
+			       fr_sb_strerror(rm->slots[i]->sb_err) :
+			       strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The grow's superblocks from the first member's: the new members get its
+ * fields (their own slot and member UUID kept), every one the new shape.
+ */
+static void grow_shape(struct fr_member *m, uint32_t old, uint32_t k,
+		       const struct fr_reshape_geo *rg)
+{
+	uint32_t i;
+
+	for (i = old; i < old + k; i++) {
+		struct fr_sb sb = m[0].sb;
+
+		sb.slot = i;
+		memcpy(sb.member_uuid, m[i].sb.member_uuid, FR_UUID_LEN);
+		m[i].sb = sb;
+	}
+	for (i = 0; i < old + k; i++) {
+		m[i].sb.ndevs = old + k;
+		m[i].sb.array_sectors = rg->new.capacity;
+		m[i].sb.reshape_old_ndevs = old;
+	}
+}
+
+/*
+ * raid6: the running table writes the superblocks until it is suspended,
+ * and the new one reads them when it loads: suspend, clear the grow on
+ * the blocks of the members in service, read afresh, load, resume. A
+ * member that failed during the copy keeps its block; the others record
+ * it failed.
+ */
+static int grow_finish_raid6(const char *name, struct fr_reshape_members *rm,
+			     const char *params)
+{
+	uint64_t len = rm->slots[0]->sb.array_sectors;
+	struct fr_reshape_members live = { .n = 0 };
+	struct fr_dm_target tgt;
+	struct fr_status st;
+	uint32_t i;
+	int ret;
+
+	ret = fr_dm_suspend(name);
+	if (ret) {
+		fr_err("%s: suspending failed: %s", name, strerror(-ret));
+		return ret;
+	}
+	if (fr_dm_status(name, FR_DM_INFO, &tgt) ||
+	    fr_status_parse(tgt.params, &st) || strlen(st.health) != rm->n) {
+		fr_err("%s: cannot read member health; the array stays suspended",
+		       name);
+		return -EIO;
+	}
+	for (i = 0; i < rm->n; i++)
+		if (st.health[i] != 'D')
+			live.slots[live.n++] = rm->slots[i];
+	ret = grow_reread(name, &live);
+	if (!ret)
+		ret = fr_reshape_sb_write(&live, 0, FR_SB_STATE_RESHAPE, 0);
+	if (!ret) {
+		ret = fr_dm_reload(name, len, params);
+		if (ret)
+			fr_err("%s: loading the grown table failed: %s (see dmesg); the array stays suspended: stop it, and assemble brings it up grown",
+			       name, strerror(-ret));
+	}
+	if (!ret)
+		ret = fr_dm_resume(name);
+	return ret;
+}
+
 /* The grown shape: superblocks without the grow, a table of the new length. */
 static int grow_finish(const char *name, struct fr_reshape_members *rm,
 		       struct fr_table *t)
@@ -76,17 +167,19 @@ static int grow_finish(const char *name, struct fr_reshape_members *rm,
 	uint64_t len = rm->slots[0]->sb.array_sectors;
 	int ret;
 
-	ret = fr_reshape_flush(rm);
-	if (!ret)
-		ret = fr_reshape_sb_write(rm, 0, FR_SB_STATE_RESHAPE, 0);
-	if (ret)
-		return ret;
 	t->reshape = false;
 	ret = fr_table_build(t, params, sizeof(params));
 	if (ret) {
 		fr_err("%s: cannot build the grown table", name);
 		return ret;
 	}
+	if (t->level == FR_LEVEL_RAID6)
+		return grow_finish_raid6(name, rm, params);
+	ret = fr_reshape_flush(rm);
+	if (!ret)
+		ret = fr_reshape_sb_write(rm, 0, FR_SB_STATE_RESHAPE, 0);
+	if (ret)
+		return ret;
 	ret = fr_dm_swap_table_or_err(name, len, params);
 	if (ret)
 		return ret;
@@ -103,7 +196,7 @@ static int grow_finish(const char *name, struct fr_reshape_members *rm,
 static int grow_record(const char *name, struct fr_reshape_members *rm,
 		       struct fr_table *t, uint64_t len)
 {
-	uint64_t last = 0, t0 = now_ms(), done0 = 0;
+	uint64_t last = 0, t0 = now_ms(), done0 = UINT64_MAX;
 	struct sigaction sa = { .sa_handler = grow_on_signal };
 	int tenth = -1, ret;
 	char msg[64];
@@ -132,9 +225,10 @@ static int grow_record(const char *name, struct fr_reshape_members *rm,
 			       (unsigned long long)st.reshape_safe, name);
 			return -EIO;
 		}
-		if (!last)
+		if (done0 == UINT64_MAX)
 			done0 = st.reshape_done;
-		if (st.reshape_done > st.reshape_safe &&
+		if (t->level == FR_LEVEL_RAID0 &&
+		    st.reshape_done > st.reshape_safe &&
 		    (st.reshape_done == len ||
 		     now_ms() - last >= FR_GROW_RECORD_MS)) {
 			ret = fr_reshape_flush(rm);
@@ -282,8 +376,9 @@ static int grow_add(const struct fr_opts *o)
 		       name, name);
 		goto out;
 	}
-	if (t.level != FR_LEVEL_RAID0) {
-		fr_err("%s: growing a raid6 array is not supported yet", name);
+	if (t.level == FR_LEVEL_RAID6 && !t.superblock) {
+		fr_err("%s: growing a raid6 array needs its superblock feature (created by fanraid 0.x?)",
+		       name);
 		goto out;
 	}
 	if (old + k > FR_MAX_DEVS) {
@@ -299,6 +394,12 @@ static int grow_add(const struct fr_opts *o)
 	if (strspn(st.health, "A") != (size_t)old) {
 		fr_err("%s: every member must be healthy to grow (health %s)",
 		       name, st.health);
+		goto out;
+	}
+	/* A sync pass walks one layout: it must have ended. */
+	if (strcmp(st.action, "idle")) {
+		fr_err("%s: busy with a %s; grow once it has finished", name,
+		       st.action);
 		goto out;
 	}
 	if (fr_reshape_geo_init(t.level, old, old + k, t.chunk_sectors,
@@ -323,14 +424,9 @@ static int grow_add(const struct fr_opts *o)
 		t.devs[old + i].offset = tmpl.data_offset;
 	}
 	rm.n = old + k;
-	for (i = 0; i < rm.n; i++) {
-		struct fr_sb *sb = &m[i].sb;
-
+	for (i = 0; i < rm.n; i++)
 		rm.slots[i] = &m[i];
-		sb->ndevs = old + k;
-		sb->array_sectors = rg.new.capacity;
-		sb->reshape_old_ndevs = old;
-	}
+	grow_shape(m, old, k, &rg);
 	/* data descriptors for every member, the new ones too */
 	for (i = old; i < rm.n; i++)
 		rm.dfd[i] = -1;
@@ -357,8 +453,17 @@ static int grow_add(const struct fr_opts *o)
 		       strerror(-ret));
 		goto out;
 	}
+	/* raid6: the kernel wrote the old members' blocks until now */
+	if (t.level == FR_LEVEL_RAID6) {
+		rm.n = old;
+		ret = grow_reread(name, &rm);
+		rm.n = old + k;
+		if (!ret)
+			grow_shape(m, old, k, &rg);
+	}
 	/* new members first: a block naming them exists before any data moves */
-	ret = fr_reshape_sb_write(&rm, FR_SB_STATE_RESHAPE, 0, 0);
+	if (!ret)
+		ret = fr_reshape_sb_write(&rm, FR_SB_STATE_RESHAPE, 0, 0);
 	if (!ret)
 		ret = fr_reshape_critical(&rm, &rg, false);
 	if (ret) {

@@ -96,8 +96,12 @@ int fr_cmd_stop(const struct fr_opts *o)
 			expected++;
 		}
 	}
-	/* parity not fully resynced yet: stay dirty so assemble resyncs again */
-	resyncing = !health_known || !strcmp(st.action, "resync");
+	/*
+	 * parity not fully resynced yet: stay dirty so assemble resyncs again
+	 * (a raid6 grow holds its resync back until the copy ends)
+	 */
+	resyncing = !health_known || !strcmp(st.action, "resync") ||
+		    (t.reshape && t.resync);
 	if (resyncing && t.level == FR_LEVEL_RAID6)
 		fr_warn("%s: stopped before the parity resync finished; the next assemble resyncs again",
 			name);

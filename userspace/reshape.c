@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <raidcalc.h>
+
 #include "cli.h"
 #include "reshape.h"
 
@@ -38,6 +40,10 @@ int fr_reshape_geo_init(uint32_t level, uint32_t old_ndevs, uint32_t ndevs,
 		return -EINVAL;
 	rg->added = ndevs - old_ndevs;
 	rg->crit = fr_reshape_critical_sectors(&rg->old, &rg->new);
+	/* RAID6 parity covers whole rows: the kernel starts at a row's edge. */
+	if (level == FR_LEVEL_RAID6 &&
+	    rg->crit % fr_geom_full_stripe_sectors(&rg->new))
+		return -ENOSPC;
 	chunks = rg->crit / chunk;
 	per = (chunks + rg->added - 1) / rg->added;
 	rows = (rg->crit + fr_geom_full_stripe_sectors(&rg->new) - 1) /
@@ -202,6 +208,44 @@ static int critical_copy(const struct fr_reshape_members *rm,
 }
 
 /*
+ * RAID6: P and Q of the critical section's new rows, from the data chunks
+ * just put in place (ISA-L, the kernel's slot order: data, P, Q).
+ */
+static int critical_parity(const struct fr_reshape_members *rm,
+			   const struct fr_reshape_geo *rg)
+{
+	const struct fr_geom *g = &rg->new;
+	size_t bytes = (size_t)g->chunk_sectors << 9;
+	uint64_t row, rows = rg->crit / fr_geom_full_stripe_sectors(g);
+	uint32_t n = g->ndevs, s;
+	void *ptrs[FR_MAX_DEVS];
+	char *buf;
+	int ret = 0;
+
+	if (posix_memalign((void **)&buf, 4096, bytes * n))
+		return -ENOMEM;
+	for (s = 0; s < n; s++)
+		ptrs[s] = buf + s * bytes;
+	for (row = 0; row < rows && !ret; row++) {
+		uint64_t sector = row * g->chunk_sectors;
+
+		for (s = 0; s < g->data_devs && !ret; s++)
+			ret = data_io(rm, fr_geom_data_dev(g, row, s), sector,
+				      ptrs[s], bytes, false);
+		if (!ret && rc_pq_gen(n, bytes, ptrs))
+			ret = -EINVAL;
+		if (!ret)
+			ret = data_io(rm, fr_geom_p_dev(g, row), sector,
+				      ptrs[n - 2], bytes, true);
+		if (!ret)
+			ret = data_io(rm, fr_geom_q_dev(g, row), sector,
+				      ptrs[n - 1], bytes, true);
+	}
+	free(buf);
+	return ret;
+}
+
+/*
  * The critical section, with nothing else writing the members: the old
  * rows' chunks into the backup (unless @from_backup: a restore after a
  * crash that found BACKUP), then from the backup into the new layout, and
@@ -230,6 +274,8 @@ int fr_reshape_critical(struct fr_reshape_members *rm,
 		}
 	}
 	ret = critical_copy(rm, rg, false);
+	if (!ret && rg->new.level == FR_LEVEL_RAID6)
+		ret = critical_parity(rm, rg);
 	if (!ret)
 		ret = fr_reshape_flush(rm);
 	if (!ret)

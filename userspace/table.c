@@ -91,9 +91,10 @@ static bool features_valid(const struct fr_table *t)
 			      t->bitmap_region & (t->bitmap_region - 1) ||
 			      t->bitmap_region > FR_BITMAP_MAX_REGION))
 		return false;
-	if (t->reshape && (t->level != FR_LEVEL_RAID0 ||
-			   t->reshape_old_ndevs >= t->ndevs ||
-			   !t->reshape_old_ndevs))
+	if (t->reshape && (t->reshape_old_ndevs >= t->ndevs ||
+			   t->reshape_old_ndevs < fr_level_min_devs(t->level) ||
+			   t->rebuild_mask || t->readd_mask ||
+			   (t->level == FR_LEVEL_RAID6 && !t->superblock)))
 		return false;
 	if (t->level != FR_LEVEL_RAID6)
 		return !lost && !t->resync && !t->max_sync_rate_set &&
@@ -434,8 +435,11 @@ const char *fr_table_required_version(const struct fr_table *t,
 {
 	/* name the newest part used: the first check is the newest feature */
 	v->major = 1;
-	v->minor = 7;
+	v->minor = 8;
 	v->patch = 0;
+	if (t->reshape && t->level == FR_LEVEL_RAID6)
+		return "reshape on raid6";
+	v->minor = 7;
 	if (t->reshape)
 		return "reshape";
 	v->minor = 6;

@@ -492,8 +492,10 @@ static int rc_check_reshape(struct rc_array *a)
 {
 	u64 stripe = fr_geom_full_stripe_sectors(&a->geom);
 
-	if (a->geom.level == FR_LEVEL_RAID6)
-		return rc_fail_line(a, "Feature reshape is not supported on raid6 yet");
+	if (a->geom.level == FR_LEVEL_RAID6 && !a->superblock)
+		return rc_fail_line(a, "Feature reshape on raid6 requires superblock");
+	if (a->rebuild || a->readd)
+		return rc_fail_line(a, "Feature reshape cannot run with rebuild or readd");
 	if (a->reshape_old_ndevs < fr_level_min_devs(a->geom.level) ||
 	    a->reshape_old_ndevs >= a->nmembers)
 		return rc_fail_line(a, "Invalid reshape member count: must be below the table's");

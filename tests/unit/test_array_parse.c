@@ -494,10 +494,17 @@ static void test_array_parse_reads_reshape(void **state)
 	/* finished: the position is the length */
 	snprintf(line, sizeof(line), "fanraid raid0 128 3 reshape 4 4096 %s", devs);
 	assert_int_equal(rc_t_parse(a, line, 4096), 0);
-	/* raid6 is the target's to refuse too */
-	snprintf(line, sizeof(line), "fanraid raid6 128 3 reshape 4 1536 %s", devs);
+	/* raid6 records its progress in the superblocks: it needs them */
+	snprintf(line, sizeof(line), "fanraid raid6 128 3 reshape 4 1024 %s", devs);
 	assert_int_equal(rc_t_parse(a, line, 2048), -EINVAL);
-	assert_string_equal(a->error, "Feature reshape is not supported on raid6 yet");
+	assert_string_equal(a->error, "Feature reshape on raid6 requires superblock");
+	snprintf(line, sizeof(line), "fanraid raid6 128 4 superblock reshape 4 1024 %s", devs);
+	assert_int_equal(rc_t_parse(a, line, 2048), 0);
+	assert_int_equal(a->old_geom.data_devs, 2);
+	assert_int_equal(a->geom.data_devs, 4);
+	snprintf(line, sizeof(line), "fanraid raid6 128 6 superblock rebuild 5 reshape 4 1024 %s", devs);
+	assert_int_equal(rc_t_parse(a, line, 2048), -EINVAL);
+	assert_string_equal(a->error, "Feature reshape cannot run with rebuild or readd");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(line, sizeof(line), "fanraid raid0 128 %s %s",
 			 bad[i].feats, devs);

@@ -174,8 +174,9 @@ static void test_table_round_trips_superblock(void **state)
 }
 
 /*
- * reshape <old_ndevs> <position>: last, raid0 only, fewer old members than
- * the table has; the target's TABLE line reads back as built.
+ * reshape <old_ndevs> <position>: last, fewer old members than the table
+ * has, raid6 only with superblock (target 1.8.0), never with rebuild or
+ * readd; the target's TABLE line reads back as built.
  */
 static void test_table_round_trips_reshape(void **state)
 {
@@ -213,6 +214,22 @@ static void test_table_round_trips_reshape(void **state)
 	t_table(&t, FR_LEVEL_RAID6, 5);
 	t.reshape = true;
 	t.reshape_old_ndevs = 4;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.superblock = true;
+	t.reshape_pos = 1024;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raid6 1024 4 superblock reshape 4 1024 5 "
+			    "253:0 2048 253:1 2048 253:2 2048 253:3 2048 "
+			    "253:4 2048");
+	assert_int_equal(fr_table_parse(buf, &back), 0);
+	assert_memory_equal(&t, &back, sizeof(t));
+	assert_string_equal(fr_table_required_version(&t, &v),
+			    "reshape on raid6");
+	assert_int_equal(v.minor, 8);
+	t.reshape_old_ndevs = 3;
+	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
+	t.reshape_old_ndevs = 4;
+	t.rebuild_mask = 1u << 4;
 	assert_int_equal(fr_table_build(&t, buf, sizeof(buf)), -EINVAL);
 }
 

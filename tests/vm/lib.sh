@@ -599,3 +599,132 @@ fsync_storm_verify() {
 		assert_eq "$(fanraid_counter "$fr" $m errors)" 0 "member $m errors"
 	done
 }
+
+# grow_power_cuts LEVEL (a "# boots: 4" scenario with six "# disks:"): a
+# grow of array g0 from 4 to 6 members under a mounted xfs, cut by the
+# power three times: in the critical section with only its backup written
+# (test hook FANRAID_TEST_HALT=backup), at about a third of the copy and at
+# about two thirds, with files written while it runs. Each boot assembles,
+# resumes and finds every synced file intact; the last finishes the grow,
+# grows xfs, and xfs_repair finds nothing. raid0: the tool records the
+# progress and is frozen before the cut, so nothing past it is recorded.
+# raid6: the kernel records it itself, paced by sync-speed-max, and runs
+# on until the cut; parity is resynced once the grow ends and raidcalc
+# verify finds none wrong.
+grow_power_cuts() {
+	local level=$1 old_bytes new_bytes i
+	local -a devs
+	mapfile -t devs < <(vm_disks 6)
+	mkdir -p /mnt/g
+	case "$VMTEST_BOOT" in
+	1)
+		fanraid create g0 --level "$level" --chunk 64K "${devs[@]:0:4}"
+		fanraid_wait_idle g0 150
+		# raid6 copies on its own from assembly on: slow enough to be
+		# cut (the superblocks keep the limit for every boot).
+		[ "$level" = 6 ] && fanraid set g0 sync-speed-max 2M
+		mkfs.xfs -q -f /dev/mapper/g0
+		mount /dev/mapper/g0 /mnt/g
+		grow_add_file a 40
+		grow_add_file b 40
+		# Halted once the backup is recorded and before the first
+		# rows are rewritten: the cut lands in the critical section.
+		FANRAID_TEST_HALT=backup fanraid grow g0 --add "${devs[4]}" "${devs[5]}" >/tmp/grow.out 2>&1 &
+		for ((i = 0; i < 600; i++)); do
+			grep -q "halted" /tmp/grow.out && break
+			sleep 0.1
+		done
+		cat /tmp/grow.out
+		assert_contains "$(cat /tmp/grow.out)" "halted"
+		assert_contains "$(fanraid examine "${devs[0]}")" "backup"
+		vm_crash
+		;;
+	2 | 3)
+		grow_assemble_and_mount
+		grow_add_file "c$VMTEST_BOOT" 10
+		grow_cut_at $((VMTEST_BOOT == 2 ? 30 : 65)) "d$VMTEST_BOOT" "$level"
+		;;
+	4)
+		grow_assemble_and_mount
+		old_bytes=$(blockdev --getsize64 /dev/mapper/g0)
+		fanraid grow g0 --continue
+		new_bytes=$(blockdev --getsize64 /dev/mapper/g0)
+		assert_eq "$new_bytes" $((old_bytes / (level == 6 ? 2 : 4) * (level == 6 ? 4 : 6))) \
+			"array size after the grow"
+		xfs_growfs /mnt/g >/dev/null
+		grow_add_file g 100
+		grow_check_files
+		umount /mnt/g
+		drop_caches
+		xfs_repair -n /dev/mapper/g0 >/tmp/repair.out 2>&1 ||
+			{ cat /tmp/repair.out; fail "xfs_repair -n found problems"; }
+		mount /dev/mapper/g0 /mnt/g
+		grow_check_files
+		umount /mnt/g
+		if [ "$level" = 6 ]; then
+			# The cuts left it dirty: the new table resyncs.
+			fanraid_wait_idle g0 300
+			fanraid stop g0
+			raidcalc verify --level 6 --chunk 64K --data-offset 1M "${devs[@]}" ||
+				fail "raidcalc verify after the grow"
+		else
+			fanraid stop g0
+		fi
+		log "raid$level grown 4 -> 6 through three power cuts: $old_bytes -> $new_bytes bytes"
+		;;
+	esac
+}
+
+# A new file of MiB random bytes in /mnt/g, recorded in SHA256SUMS and synced.
+grow_add_file() { # NAME MIB
+	head -c "$2M" /dev/urandom >"/mnt/g/$1"
+	(cd /mnt/g && sha256sum "$1" >>SHA256SUMS)
+	sync
+}
+
+grow_check_files() {
+	(cd /mnt/g && sha256sum -c --quiet SHA256SUMS) ||
+		fail "boot $VMTEST_BOOT: files differ after the power cut"
+	log "boot $VMTEST_BOOT: $(wc -l </mnt/g/SHA256SUMS) files intact"
+}
+
+# A grow's progress in g0: the last two INFO words, and the table length.
+grow_copy_done() { dmsetup status g0 | awk '{ print $(NF - 1) }'; }
+grow_copy_safe() { dmsetup status g0 | awk '{ print $NF }'; }
+grow_old_len() { dmsetup table g0 | awk '{ print $2 }'; }
+
+# Until g0's copy has passed PERCENT of the old array.
+grow_wait_copy() { # PERCENT
+	local i len done
+	len=$(grow_old_len)
+	for ((i = 0; i < 1200; i++)); do
+		done=$(grow_copy_done)
+		[ "$done" != - ] && [ $((done * 100)) -ge $(($1 * len)) ] && return 0
+		sleep 0.05
+	done
+	fail "the copy never reached $1%: $(dmsetup status g0)"
+}
+
+# Resume the grow, let it pass PERCENT, write a file while it runs and cut
+# the power; raid0's tool is frozen first, so no more is recorded.
+grow_cut_at() { # PERCENT FILE LEVEL
+	local pid
+	fanraid grow g0 --continue >/tmp/grow.out 2>&1 &
+	pid=$!
+	grow_wait_copy "$1"
+	grow_add_file "$2" 6
+	[ "$3" = 0 ] && kill -STOP $pid && sleep 0.5
+	[ "$(grow_copy_safe)" -lt "$(grow_old_len)" ] || fail "the grow finished before the cut"
+	log "cut at $(grow_copy_done) copied, $(grow_copy_safe) recorded, of $(grow_old_len)"
+	vm_crash
+}
+
+grow_assemble_and_mount() {
+	local out
+	out=$(fanraid assemble g0 2>&1) || { echo "$out"; fail "assemble after the power cut"; }
+	echo "$out"
+	assert_contains "$out" "grow"
+	assert_contains "$(dmsetup table g0)" "reshape 4 "
+	mount /dev/mapper/g0 /mnt/g
+	grow_check_files
+}

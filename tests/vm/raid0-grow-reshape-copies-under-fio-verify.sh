@@ -44,7 +44,8 @@ refuse "0 $old_len fanraid raid0 $chunk 3 reshape 6 $crit 6$new_pairs" "Invalid 
 refuse "0 $old_len fanraid raid0 $chunk 3 reshape 4 18446744073709551616 6$new_pairs" "Invalid reshape position"
 refuse "0 $((old_len - chunk)) fanraid raid0 $chunk 3 reshape 4 $crit 6$new_pairs" "old layout's capacity"
 refuse "0 $old_len fanraid raid0 $chunk 2 reshape 4 6$new_pairs" "requires <old_ndevs> <position>"
-refuse "0 $((member * 2)) fanraid raid6 $chunk 3 reshape 4 $crit 6$new_pairs" "not supported on raid6"
+refuse "0 $((member * 2)) fanraid raid6 $chunk 3 reshape 4 $crit 6$new_pairs" "reshape on raid6 requires superblock"
+refuse "0 $((member * 2)) fanraid raid6 $chunk 6 superblock rebuild 5 reshape 4 $crit 6$new_pairs" "cannot run with rebuild or readd"
 
 dm_create fr "0 $old_len fanraid raid0 $chunk 3 reshape 4 $crit 6$new_pairs"
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise fanraid grow on a mounted xfs: 4 -> 6 raid0 members while fio writes and verifies a file, then xfs_growfs takes the new size and xfs_repair finds nothing; grow refuses raid6, a member already in the array and a device holding a filesystem.
+# Exercise fanraid grow on a mounted xfs: 4 -> 6 raid0 members while fio writes and verifies a file, then xfs_growfs takes the new size and xfs_repair finds nothing; grow refuses a member already in the array and a device holding a filesystem.
 # group: tool
 # timeout: 600
 . "${0%/*}/lib.sh"
@@ -9,7 +9,7 @@ have_cmd fanraid fio mkfs.xfs xfs_growfs xfs_repair || skip "fanraid, fio or xfs
 have_fs xfs || skip "xfs missing"
 
 mapfile -t d < <(nullb_create_many 8 100)
-on_exit 'umount /mnt/g 2>/dev/null; fanraid stop g0 >/dev/null 2>&1 || true; fanraid stop g6 >/dev/null 2>&1 || true'
+on_exit 'umount /mnt/g 2>/dev/null; fanraid stop g0 >/dev/null 2>&1 || true'
 
 fanraid create g0 --level 0 --chunk 64K "${d[0]}" "${d[1]}" "${d[2]}" "${d[3]}"
 old_bytes=$(blockdev --getsize64 /dev/mapper/g0)
@@ -68,10 +68,4 @@ fanraid stop g0
 fanraid assemble g0 "${d[@]:0:6}"
 assert_eq "$(blockdev --getsize64 /dev/mapper/g0)" "$new_bytes" "size after reassembly"
 fanraid stop g0
-
-# raid6 is refused, for now, with nothing touched.
-fanraid create g6 --level 6 --chunk 64K --assume-clean "${d[0]}" "${d[1]}" "${d[2]}" "${d[3]}" --force
-out=$(fanraid grow g6 --add "${d[4]}" 2>&1) && fail "grew a raid6 array: $out"
-assert_contains "$out" "raid6"
-fanraid stop g6
 log "grown 4 -> 6 under xfs and fio verify: $old_bytes -> $new_bytes bytes, xfs_repair clean"
