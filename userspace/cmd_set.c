@@ -308,9 +308,25 @@ static int record(const char *name, const struct fr_table *t,
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	/*
+	 * A raid6 grow records its position from the kernel at any moment: a
+	 * block read before one of those updates and written after it would
+	 * take the position back, below rows already overwritten. Suspended,
+	 * the table writes nothing (and its copy waits) until the blocks,
+	 * read then, are written.
+	 */
+	bool quiet = t->reshape && t->superblock;
 	uint32_t i, present = 0;
 	int opened, ret;
 
+	if (quiet) {
+		ret = fr_dm_suspend(name);
+		if (ret) {
+			fr_err("%s: suspending to record the settings failed: %s",
+			       name, strerror(-ret));
+			return ret;
+		}
+	}
 	opened = fr_members_from_table(t, uuid, FR_OPEN_SHARED, m, paths);
 	for (i = 0; i < t->ndevs; i++) {
 		slots[i] = &m[i];
@@ -333,6 +349,10 @@ static int record(const char *name, const struct fr_table *t,
 	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
 	for (i = 0; i < t->ndevs; i++)
 		fr_member_close(&m[i]);
+	if (quiet && fr_dm_resume(name)) {
+		fr_err("%s: resuming after recording the settings failed", name);
+		return -EIO;
+	}
 	if (ret || (uint32_t)opened != present) {
 		fr_err("%s: the kernel runs with the new settings, but not every superblock records them",
 		       name);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * verify: recompute P and Q of each row from the data on the members and
- * compare, on one thread per CPU. Prints the first bad blocks (one
+ * compare, on one thread per CPU; for an array being grown, in each
+ * layout where it is whole. Prints the first bad blocks (one
  * line each), how many there were, and exits 1 on any; I/O errors exit 2
  * so that a script can tell "the parity is wrong" from "could not look".
  */
@@ -55,6 +56,69 @@ static void rc_verify_notes(const struct rc_array *a)
 	}
 }
 
+/*
+ * Rows @first..+@count in the array's layout; adds to @bad. 0, or an exit
+ * status for an I/O failure.
+ */
+static int rc_verify_span(struct rc_opts *o, struct rc_array *a, u64 first,
+			  u64 count, u64 *bad)
+{
+	struct rc_verify_report r;
+	unsigned int i;
+	int err;
+
+	if (!count)
+		return 0;
+	err = rc_array_verify_jobs(a, first, count,
+				   o->jobs ? o->jobs : rc_default_jobs(),
+				   isatty(STDERR_FILENO) ? rc_progress : NULL,
+				   NULL, &r);
+	if (err) {
+		rc_cli_fail(a, err, "Verify failed");
+		return RC_EXIT_IO;
+	}
+	for (i = 0; i < r.nkept; i++)
+		rc_print_mismatch(a, &r.kept[i]);
+	if (r.bad > r.nkept)
+		printf("verify: %llu more bad block(s) not listed\n",
+		       (unsigned long long)(r.bad - r.nkept));
+	*bad += r.bad;
+	return 0;
+}
+
+/*
+ * A grow under way (a table with reshape): the new layout's rows below
+ * the position, then the old layout's rows whose data all lies past it.
+ * The rows between are being rewritten and hold neither.
+ */
+static int rc_verify_reshape(struct rc_opts *o, struct rc_array *a)
+{
+	u64 new_rows = a->reshape_pos / fr_geom_full_stripe_sectors(&a->geom);
+	u64 old_stripe = fr_geom_full_stripe_sectors(&a->old_geom);
+	u64 old_first = (a->reshape_pos + old_stripe - 1) / old_stripe;
+	struct fr_geom new_geom = a->geom;
+	u64 bad = 0;
+	int ret;
+
+	if (a->reshape_pos >= a->len)
+		new_rows = a->geom.rows;
+	ret = rc_verify_span(o, a, 0, new_rows, &bad);
+	a->geom = a->old_geom;
+	if (!ret && old_first < a->old_geom.rows && a->reshape_pos < a->len)
+		ret = rc_verify_span(o, a, old_first,
+				     a->old_geom.rows - old_first, &bad);
+	a->geom = new_geom;
+	if (ret)
+		return ret;
+	printf("verify: grow at %llu of %llu sectors: new rows 0..%lld of %llu and old rows %llu..%llu checked, %llu bad block(s)\n",
+	       (unsigned long long)a->reshape_pos, (unsigned long long)a->len,
+	       (long long)new_rows - 1, (unsigned long long)a->geom.rows,
+	       (unsigned long long)old_first,
+	       (unsigned long long)a->old_geom.rows - 1,
+	       (unsigned long long)bad);
+	return bad ? RC_EXIT_FAIL : RC_EXIT_OK;
+}
+
 int rc_cmd_verify(struct rc_opts *o)
 {
 	struct rc_verify_report r;
@@ -92,9 +156,18 @@ int rc_cmd_verify(struct rc_opts *o)
 	count = o->nrows ? o->nrows : a.geom.rows - o->first_row;
 	if (count > a.geom.rows - o->first_row)
 		count = a.geom.rows - o->first_row;
+	if (a.reshape && (o->first_row || o->nrows)) {
+		fprintf(stderr, "raidcalc verify: -r cannot be given for an array being grown (it checks both layouts)\n");
+		return RC_EXIT_USAGE;
+	}
 	rc_verify_notes(&a);
 	if (rc_cli_open(&a, false))
 		return RC_EXIT_IO;
+	if (a.reshape) {
+		ret = rc_verify_reshape(o, &a);
+		rc_array_close(&a);
+		return ret;
+	}
 	err = rc_array_verify_jobs(&a, o->first_row, count,
 				   o->jobs ? o->jobs : rc_default_jobs(),
 				   isatty(STDERR_FILENO) ? rc_progress : NULL,

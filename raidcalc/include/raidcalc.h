@@ -170,7 +170,7 @@ struct rc_array {
 	bool bitmap_given;
 	u64 readd;			/* bit i: "readd i" was given */
 	/*
-	 * A raid0 grow under way: array sectors below reshape_pos are in
+	 * A grow under way: array sectors below reshape_pos are in
 	 * geom (every member), the rest in old_geom (the first
 	 * reshape_old_ndevs members); len is the old capacity.
 	 */
