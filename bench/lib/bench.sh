@@ -136,6 +136,21 @@ watchdog_stop() {
 
 say() { echo "bench: $*"; }
 
+# Asked once: under TCG every fork and exec costs, and a run asked twice.
+KERNEL_RELEASE=$(uname -r)
+FIO_VERSION=$(fio --version 2>/dev/null)
+
+# Seconds since boot to the hundredth (busybox date has no %N), and the
+# seconds since such a reading.
+uptime_now() {
+	local up _
+	read -r up _ </proc/uptime
+	echo "$up"
+}
+uptime_since() { # UPTIME
+	awk -v a="$1" -v b="$(uptime_now)" 'BEGIN { printf "%.2f", b - a }'
+}
+
 # Prints a file for the host between markers (VM mode only).
 emit_file() { # RELPATH
 	[ "$mode" = vm ] || return 0
@@ -676,6 +691,8 @@ run_one() { # LAYER N
 	[ "${S[once]}" = 1 ] && BENCH_TIME_BASED=0
 	export BENCH_TIME_BASED
 
+	local t_pre t_fio t_post t_emit
+	t_pre=$(uptime_now)
 	cache=cold
 	drop_caches
 	before=$(member_sectors "$n")
@@ -687,8 +704,10 @@ run_one() { # LAYER N
 	# no PMU) while fio runs; its top symbols go with the results
 	[ "${S[perf]}" = 1 ] && command -v perf >/dev/null &&
 		prof=(perf record -q -e cpu-clock -a -g -F 999 -o /tmp/perf.data --)
+	t_fio=$(uptime_now)
 	(cd /tmp && "${prof[@]}" fio --output-format=json --output="$out/$rel.json" "$job") >"$out/$rel.fio-stderr" 2>&1
 	local rc=$?
+	t_post=$(uptime_now)
 	if [ ${#prof[@]} -gt 0 ]; then
 		# The flat top, then who called the symbols above 5%: a
 		# cpu-clock sample cannot land where interrupts are off, so
@@ -779,10 +798,12 @@ run_one() { # LAYER N
 		[ "$mode" = vm ] && echo "member_completion_ns=${S[completion_ns]}"
 		[ "$mode" = vm ] && echo "member_cache_mib=${S[cache]}"
 		[ "$mode" = vm ] && echo "member_flush_ms=${S[flush_ms]}"
-		echo "members=$(printf '%s,' "${MEMBERS[@]:0:$n}" | sed 's/,$//')"
+		local IFS=,
+		echo "members=${MEMBERS[*]:0:$n}"
+		IFS=$' \t\n'
 		echo "target=$TARGET"
-		echo "kernel=$(uname -r)"
-		echo "fio=$(fio --version)"
+		echo "kernel=$KERNEL_RELEASE"
+		echo "fio=$FIO_VERSION"
 		echo "fio_rc=$rc"
 		echo "read_mibs=$rbw"
 		echo "write_mibs=$wbw"
@@ -813,6 +834,7 @@ run_one() { # LAYER N
 	[ $rc = 0 ] || line="$line (fio exit $rc)"
 	echo "$line"
 
+	t_emit=$(uptime_now)
 	emit_file "$rel.json"
 	emit_file "$rel.meta"
 	[ -f "$out/$rel.fio-stderr" ] && emit_file "$rel.fio-stderr"
@@ -821,6 +843,9 @@ run_one() { # LAYER N
 	for f in "$out/$rel"_*.log; do
 		[ -f "$f" ] && emit_file "${f#"$out"/}"
 	done
+	say "time $rel: before fio $(awk -v a="$t_pre" -v b="$t_fio" 'BEGIN { printf "%.2f", b - a }')s," \
+		"fio $(awk -v a="$t_fio" -v b="$t_post" 'BEGIN { printf "%.2f", b - a }')s," \
+		"after $(awk -v a="$t_post" -v b="$t_emit" 'BEGIN { printf "%.2f", b - a }')s, sent $(uptime_since "$t_emit")s"
 	return 0
 }
 
@@ -980,6 +1005,7 @@ for g in "${groups[@]}"; do
 				member_stat_paths
 			fi
 			used=1
+			t_up=$(uptime_now)
 			watchdog_start "${S[id]} $l N=$n"
 			if [ "${S[job]}" = resync ]; then
 				# Builds, crashes, reassembles and times the layer itself.
@@ -994,6 +1020,7 @@ for g in "${groups[@]}"; do
 					say "skip ${S[id]} $l N=$n: $SKIP_REASON"
 				fi
 			elif layer_up "$l" "$n" && layer_degrade "$l" "$n"; then
+				say "time $l N=$n: build $(uptime_since "$t_up")s"
 				for e in "${ents[@]}"; do
 					load_entry "$e"
 					ra_apply "$n"
