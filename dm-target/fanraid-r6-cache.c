@@ -2,18 +2,26 @@
 /*
  * fanraid RAID6 stripe cache: the memory every RAID6 operation works in.
  *
- * The cache is allocated whole when the table is loaded: a fixed number of
- * operations, each with one window of pages for every member plus the two
- * scratch slots a scrub compares in. How many follows from the feature
+ * The cache is allocated whole when the table is loaded: a pool of pages
+ * and a number of operations that take their pages from it. An operation
+ * takes what its I/O needs: its pages of the window on every member slot,
+ * and the two scratch slots only for the sync pass, which compares in
+ * them. A 4 KiB write on 16 members pins 16 pages, not the 18 whole
+ * windows (2.3 MiB) an operation held when each came with its own: small
+ * writes then had some 26 operations in flight at the default size, shared
+ * with degraded reads and syncs. How much there is follows from the feature
  * argument stripe_cache_mb, so RAID6 memory is exactly what the table asks
- * for, whatever the load: writes, degraded reads and syncs that find every
- * operation busy wait for one, and writes being gathered wait for room
- * (fanraid_r6_window_get() in fanraid-r6-gather.c). Nothing on the I/O path allocates pages, so
- * nothing there can fail or stall in the page allocator either.
+ * for, whatever the load: writes, degraded reads and syncs that find too
+ * few pages or no operation free wait, in the order they asked, and writes
+ * being gathered wait for room (fanraid_r6_window_get() in
+ * fanraid-r6-gather.c). Nothing on the I/O path allocates pages, so nothing
+ * there can fail or stall in the page allocator either.
  *
  * Every worker takes one operation at a time and gives it back after its
  * member I/O completed, which needs no other operation: waiting for one
- * cannot deadlock.
+ * cannot deadlock. (A grow's copy holds two, a new row's and an old row's;
+ * the pages always hold two whole-window operations with scratch, so the
+ * second comes once the holders ahead of it are done.)
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -35,22 +43,10 @@ static u32 fanraid_r6_win_pages(const struct fr_geom *g)
 	return fr_r6_window_sectors(g->chunk_sectors) >> (PAGE_SHIFT - SECTOR_SHIFT);
 }
 
-/* Bytes one operation costs the cache. */
-static size_t fanraid_r6_op_cost(const struct fr_geom *g)
+/* Pages of the largest operation: a whole window on every slot, scratch too. */
+static u32 fanraid_r6_full_op_pages(const struct fr_geom *g)
 {
-	return sizeof(struct fanraid_r6op) +
-	       ((size_t)(g->ndevs + 2) * fanraid_r6_win_pages(g) << PAGE_SHIFT);
-}
-
-static void fanraid_r6_op_free(struct fanraid_r6op *op)
-{
-	u32 s, p;
-
-	for (s = 0; s < FANRAID_R6_SLOTS; s++)
-		for (p = 0; p < FANRAID_R6_MAX_PAGES; p++)
-			if (op->pages[s][p])
-				__free_page(op->pages[s][p]);
-	kvfree(op);
+	return (g->ndevs + 2) * fanraid_r6_win_pages(g);
 }
 
 /*
@@ -60,26 +56,12 @@ static void fanraid_r6_op_free(struct fanraid_r6op *op)
  */
 #define FANRAID_R6_CACHE_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
 
-static struct fanraid_r6op *fanraid_r6_op_alloc(struct fanraid_c *fc)
-{
-	u32 win_pages = fanraid_r6_win_pages(&fc->geom), s, p;
-	struct fanraid_r6op *op = kvzalloc(sizeof(*op), FANRAID_R6_CACHE_GFP);
-
-	if (!op)
-		return NULL;
-	for (s = 0; s < FANRAID_R6_SLOTS; s++) {
-		if (s >= fc->ndevs && s < FANRAID_R6_SCRATCH_P)
-			continue;
-		for (p = 0; p < win_pages; p++) {
-			op->pages[s][p] = alloc_page(FANRAID_R6_CACHE_GFP);
-			if (!op->pages[s][p]) {
-				fanraid_r6_op_free(op);
-				return NULL;
-			}
-		}
-	}
-	return op;
-}
+/*
+ * The share of the pool's budget (1/8) that may go to the operations'
+ * own structures (about 18 KiB each, their page tables): enough for a
+ * few hundred small writes at once, while the pages keep the rest.
+ */
+#define FANRAID_R6_OPS_SHARE_SHIFT	3
 
 /*
  * stripe_cache_mb, defaulted and checked against the geometry: the cache
@@ -111,6 +93,8 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	struct fanraid_r6 *r6 = fc->r6;
 	u64 budget = (u64)fc->features.stripe_cache_mb << 20;
 	u64 window_bytes = budget >> FANRAID_R6_WINDOW_SHARE_SHIFT;
+	u64 pool = budget - window_bytes;
+	u32 full = fanraid_r6_full_op_pages(&fc->geom);
 	struct fanraid_r6op *op;
 	u32 i;
 
@@ -118,24 +102,49 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	init_waitqueue_head(&r6->op_wait);
 	init_waitqueue_head(&r6->window_wait);
 	INIT_LIST_HEAD(&r6->free_ops);
-	r6->op_bytes = fanraid_r6_op_cost(&fc->geom);
-	/* The minimum size guarantees two; never fewer than one. */
-	r6->nops = max_t(u64, 1, div64_u64(budget - window_bytes, r6->op_bytes));
+	/*
+	 * Operations for a small write each (one page per member), within
+	 * their share; the pages hold at least two whole-window operations
+	 * with scratch, the minimum stripe_cache_mb is made for.
+	 */
+	r6->nops = clamp_t(u64, div64_u64(pool >> FANRAID_R6_OPS_SHARE_SHIFT,
+					  sizeof(*op)),
+			   2, WQ_MAX_ACTIVE);
+	r6->nops = min_t(u64, r6->nops,
+			 max_t(u64, 2, div64_u64(pool, sizeof(*op) +
+						 ((u64)fc->ndevs << PAGE_SHIFT))));
+	r6->npages = max_t(u64, 2 * full,
+			   (pool - min_t(u64, pool, (u64)r6->nops * sizeof(*op))) >>
+			   PAGE_SHIFT);
+	r6->full_ops = r6->npages / full;
 	r6->max_windows = max_t(u64, FANRAID_R6_GATHER_BUSY,
 				div64_u64(window_bytes, window_entry));
 
-	for (i = 0; i < r6->nops; i++) {
-		op = fanraid_r6_op_alloc(fc);
-		if (!op) {
-			*error = "Cannot allocate the RAID6 stripe cache (stripe_cache_mb)";
-			return -ENOMEM;
+	r6->free_pages = kvmalloc_array(r6->npages, sizeof(struct page *),
+					FANRAID_R6_CACHE_GFP);
+	if (!r6->free_pages)
+		goto nomem;
+	for (r6->nfree = 0; r6->nfree < r6->npages; r6->nfree++) {
+		r6->free_pages[r6->nfree] = alloc_page(FANRAID_R6_CACHE_GFP);
+		if (!r6->free_pages[r6->nfree]) {
+			r6->npages = r6->nfree;
+			goto nomem;
 		}
+	}
+	for (i = 0; i < r6->nops; i++) {
+		op = kvzalloc(sizeof(*op), FANRAID_R6_CACHE_GFP);
+		if (!op)
+			goto nomem;
 		list_add(&op->node, &r6->free_ops);
 	}
-	DMINFO("%s: stripe cache %u MiB: %u operations of %zu KiB, %u gathering windows",
+	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole-window), %u gather windows",
 	       dm_table_device_name(fc->ti->table), fc->features.stripe_cache_mb,
-	       r6->nops, r6->op_bytes >> 10, r6->max_windows);
+	       r6->npages, r6->nops, r6->full_ops, r6->max_windows);
 	return 0;
+
+nomem:
+	*error = "Cannot allocate the RAID6 stripe cache (stripe_cache_mb)";
+	return -ENOMEM;
 }
 
 void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
@@ -144,35 +153,98 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
 
 	if (!r6->free_ops.next)
 		return;
-	WARN_ON(r6->busy);
+	WARN_ON(r6->nfree != r6->npages);
 	list_for_each_entry_safe(op, tmp, &r6->free_ops, node) {
 		list_del(&op->node);
-		fanraid_r6_op_free(op);
+		kvfree(op);
+	}
+	if (r6->free_pages) {
+		while (r6->nfree)
+			__free_page(r6->free_pages[--r6->nfree]);
+		kvfree(r6->free_pages);
+		r6->free_pages = NULL;
+	}
+}
+
+/* The slots that get pages: members of its layout, and scratch when asked. */
+static void fanraid_r6_op_pages_take(struct fanraid_r6 *r6,
+				     struct fanraid_r6op *op)
+{
+	u32 s, p;
+
+	for (s = 0; s < op->held_slots; s++)
+		for (p = 0; p < op->held_npages; p++)
+			op->pages[s][p] = r6->free_pages[--r6->nfree];
+	if (!op->held_scratch)
+		return;
+	for (p = 0; p < op->held_npages; p++) {
+		op->pages[FANRAID_R6_SCRATCH_P][p] = r6->free_pages[--r6->nfree];
+		op->pages[FANRAID_R6_SCRATCH_Q][p] = r6->free_pages[--r6->nfree];
+	}
+}
+
+static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
+				     struct fanraid_r6op *op)
+{
+	u32 s, p;
+
+	for (s = 0; s < op->held_slots; s++)
+		for (p = 0; p < op->held_npages; p++)
+			r6->free_pages[r6->nfree++] = op->pages[s][p];
+	if (!op->held_scratch)
+		return;
+	for (p = 0; p < op->held_npages; p++) {
+		r6->free_pages[r6->nfree++] = op->pages[FANRAID_R6_SCRATCH_P][p];
+		r6->free_pages[r6->nfree++] = op->pages[FANRAID_R6_SCRATCH_Q][p];
 	}
 }
 
 /*
- * An operation on @npages pages from @first_page of row @row's chunks in
- * layout @g (fc->geom, or during a grow the old one), on every slot and
- * the two scratch slots; waits while every one is busy.
+ * Operations go out in the order they were asked for: a whole window (a
+ * sync, a full-stripe write) must not wait for ever behind a stream of
+ * small writes that each find enough pages.
  */
-struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
-				       const struct fr_geom *g, u64 row,
-				       u32 first_page, u32 npages)
+static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
+					       const struct fr_geom *g,
+					       u32 npages, bool scratch)
 {
 	struct fanraid_r6 *r6 = fc->r6;
+	u32 need = (g->ndevs + (scratch ? 2 : 0)) * npages;
+	struct fanraid_r6op *op;
+	bool waiters;
+	u32 ticket;
+
+	spin_lock_irq(&r6->cache_lock);
+	ticket = r6->ticket_next++;
+	wait_event_lock_irq(r6->op_wait,
+			    ticket == r6->ticket_served &&
+			    !list_empty(&r6->free_ops) && r6->nfree >= need,
+			    r6->cache_lock);
+	r6->ticket_served++;
+	op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
+	list_del(&op->node);
+	op->held_slots = g->ndevs;
+	op->held_npages = npages;
+	op->held_scratch = scratch;
+	fanraid_r6_op_pages_take(r6, op);
+	r6->peak_pages = max(r6->peak_pages, r6->npages - r6->nfree);
+	waiters = r6->ticket_next != r6->ticket_served;
+	spin_unlock_irq(&r6->cache_lock);
+	/* The next in line may fit in what is left. */
+	if (waiters)
+		wake_up(&r6->op_wait);
+	return op;
+}
+
+static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
+					       const struct fr_geom *g,
+					       u64 row, u32 first_page,
+					       u32 npages, bool scratch)
+{
 	struct fanraid_r6op *op;
 
 	WARN_ON_ONCE(npages > fanraid_r6_win_pages(&fc->geom));
-	spin_lock_irq(&r6->cache_lock);
-	wait_event_lock_irq(r6->op_wait, !list_empty(&r6->free_ops),
-			    r6->cache_lock);
-	op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
-	list_del(&op->node);
-	r6->busy++;
-	r6->peak = max(r6->peak, r6->busy);
-	spin_unlock_irq(&r6->cache_lock);
-
+	op = fanraid_r6_op_take(fc, g, npages, scratch);
 	op->fc = fc;
 	op->g = g;
 	op->bio = NULL;
@@ -187,29 +259,49 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 	return op;
 }
 
+/*
+ * An operation on @npages pages from @first_page of row @row's chunks in
+ * layout @g (fc->geom, or during a grow the old one), on every slot;
+ * waits until the cache has them.
+ */
+struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
+				       const struct fr_geom *g, u64 row,
+				       u32 first_page, u32 npages)
+{
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, false);
+}
+
+/* The same, with the two scratch slots the sync pass computes P and Q in. */
+struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
+					       const struct fr_geom *g, u64 row,
+					       u32 first_page, u32 npages)
+{
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, true);
+}
+
 void fanraid_r6_op_put(struct fanraid_r6op *op)
 {
 	struct fanraid_r6 *r6 = op->fc->r6;
 
 	spin_lock_irq(&r6->cache_lock);
+	fanraid_r6_op_pages_give(r6, op);
 	list_add(&op->node, &r6->free_ops);
-	r6->busy--;
 	spin_unlock_irq(&r6->cache_lock);
 	wake_up(&r6->op_wait);
 }
 
-/* Status: KiB of operations in use now and at most since load or reset. */
+/* Status: KiB of the cache's pages in use now and at most since load or reset. */
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib)
 {
 	spin_lock_irq(&r6->cache_lock);
-	*now_kib = (u64)r6->busy * r6->op_bytes >> 10;
-	*peak_kib = (u64)r6->peak * r6->op_bytes >> 10;
+	*now_kib = (u64)(r6->npages - r6->nfree) << (PAGE_SHIFT - 10);
+	*peak_kib = (u64)r6->peak_pages << (PAGE_SHIFT - 10);
 	spin_unlock_irq(&r6->cache_lock);
 }
 
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6)
 {
 	spin_lock_irq(&r6->cache_lock);
-	r6->peak = r6->busy;
+	r6->peak_pages = r6->npages - r6->nfree;
 	spin_unlock_irq(&r6->cache_lock);
 }

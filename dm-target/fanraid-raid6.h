@@ -42,8 +42,11 @@ struct fanraid_r6op {
 	unsigned long read_bad;		/* ... because a read failed: rewrite once rebuilt */
 	atomic_t pending;
 	struct completion done;
+	u32 held_slots;			/* member slots with pages from the cache */
+	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
+	bool held_scratch;
 	struct fanraid_r6io io[FR_MAX_DEVS];
-	/* one stripe window per member slot and scratch slot, from the cache */
+	/* the pages it works on, per slot (scratch too for a scrub), from the cache */
 	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
 };
 
@@ -55,6 +58,9 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages);
+struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
+					       const struct fr_geom *g, u64 row,
+					       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
 
 /* fanraid-r6-io.c: member I/O and parity for an operation */

@@ -180,9 +180,9 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	struct mutex *lock;
 	int r = len;
 
-	op = fanraid_r6_op_get(fc, g, pos >> g->chunk_shift,
-			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
-			       len >> (PAGE_SHIFT - SECTOR_SHIFT));
+	op = fanraid_r6_op_get_scratch(fc, g, pos >> g->chunk_shift,
+				       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
+				       len >> (PAGE_SHIFT - SECTOR_SHIFT));
 	lock = fanraid_r6_op_lock(op);
 	mutex_lock(lock);
 	op->missing = fanraid_r6_lost_slots(op);
@@ -294,9 +294,9 @@ static bool fanraid_sync_busy(struct fanraid_r6 *r6, unsigned long *seen)
 
 /*
  * The windows from sync_cp on, up to @budget sectors or until jiffies
- * @until, whichever comes first, up to half the
- * stripe cache's operations (a quarter while bios come in, which need
- * them too) and FANRAID_SYNC_DEPTH in flight at once on kfanraid6w's
+ * @until, whichever comes first, up to half the whole-window
+ * operations the stripe cache holds (a quarter while bios come in, which
+ * need it too) and FANRAID_SYNC_DEPTH in flight at once on kfanraid6w's
  * workers: as the oldest ends, the next is queued.
  * One window at a time left each member idle while the others were read
  * and the rebuilt one written; waves that waited for all their windows
@@ -317,7 +317,7 @@ static int fanraid_sync_wave(struct fanraid_c *fc, sector_t end, u32 budget,
 	struct fanraid_r6 *r6 = fc->r6;
 	struct fanraid_sync_item items[FANRAID_SYNC_DEPTH], *it;
 	u32 share = fanraid_sync_busy(r6, &r6->wave_mapped) ? 4 : 2;
-	u32 depth = clamp_t(u32, r6->nops / share, 1, FANRAID_SYNC_DEPTH);
+	u32 depth = clamp_t(u32, r6->full_ops / share, 1, FANRAID_SYNC_DEPTH);
 	sector_t pos = fc->sync_cp, failed = 0;
 	u32 head = 0, queued = 0, total = 0;
 	int r = 0;

@@ -216,13 +216,17 @@ struct fanraid_r6 {
 	struct mutex zero_lock;		/* whoever takes several window locks */
 
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
-	spinlock_t cache_lock;		/* free_ops, busy, peak */
+	spinlock_t cache_lock;		/* everything down to peak_pages */
 	struct list_head free_ops;
-	wait_queue_head_t op_wait;	/* for a free operation */
+	wait_queue_head_t op_wait;	/* for an operation and its pages */
 	u32 nops;			/* operations the cache holds */
-	u32 busy;			/* ... in use now */
-	u32 peak;			/* ... most in use at once since load or reset */
-	size_t op_bytes;		/* what one costs, pages included */
+	struct page **free_pages;	/* a stack of the pages not in use */
+	u32 npages;			/* pages the cache holds */
+	u32 nfree;			/* ... on the stack now */
+	u32 peak_pages;			/* ... most in use at once since load or reset */
+	u32 ticket_next;		/* operations are handed out in request order */
+	u32 ticket_served;
+	u32 full_ops;			/* whole-window operations its pages hold at once */
 	u32 max_windows;		/* gathering windows allowed at once */
 	atomic_t windows;		/* ... allocated now */
 	wait_queue_head_t window_wait;	/* for room for a window */
