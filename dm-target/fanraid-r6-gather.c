@@ -36,7 +36,8 @@
 #include <linux/highmem.h>
 #include <linux/mempool.h>
 #include <linux/raid/pq.h>
-#include <linux/sched/task.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "fanraid-raid6.h"
@@ -152,6 +153,28 @@ static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
 }
 
 /*
+ * Whether the last task to map a write is still running. Map records its
+ * thread id, not the task: holding a task needs a reference, taken and
+ * dropped under a lock whenever the writer changes. A thread id can be
+ * reused, and the answer is a hint either way: wrong, a window is sent on
+ * a little early or looked at again a little later.
+ */
+static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
+{
+	pid_t nr = READ_ONCE(r6->submitter);
+	struct task_struct *t;
+	bool runs;
+
+	if (!nr)
+		return false;
+	rcu_read_lock();
+	t = pid_task(find_pid_ns(nr, &init_pid_ns), PIDTYPE_PID);
+	runs = t && task_is_running(t);
+	rcu_read_unlock();
+	return runs;
+}
+
+/*
  * Dispatch what should not wait longer, and return when to look again
  * (KTIME_MAX: nothing parked). A partial window is worth holding only
  * while more writes may still fill it:
@@ -175,7 +198,7 @@ static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
 static ktime_t fanraid_r6_kick(struct fanraid_r6 *r6)
 {
 	bool idle = !atomic_read(&r6->gathering) &&
-		    (!r6->submitter || !task_is_running(r6->submitter));
+		    !fanraid_r6_submitter_runs(r6);
 	bool busy = r6->writing >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
 	bool full = atomic_read(&r6->windows) >= r6->max_windows;
@@ -627,18 +650,9 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb)
 	struct fanraid_r6 *r6 = fc->r6;
 
 	atomic_inc(&r6->gathering);
-	if (READ_ONCE(r6->submitter) != current) {
-		struct task_struct *old;
-		unsigned long flags;
-
-		get_task_struct(current);
-		spin_lock_irqsave(&r6->gather_lock, flags);
-		old = r6->submitter;
-		r6->submitter = current;
-		spin_unlock_irqrestore(&r6->gather_lock, flags);
-		if (old)
-			put_task_struct(old);
-	}
+	/* Stored only when the writer changes, so one writer dirties no shared line. */
+	if (READ_ONCE(r6->submitter) != current->pid)
+		WRITE_ONCE(r6->submitter, current->pid);
 	INIT_WORK(&fb->work, fanraid_r6_gather_work);
 	queue_work(fc->r6->wq, &fb->work);
 }
@@ -667,7 +681,4 @@ void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
 		fanraid_r6_stripe_go(r6, st);
 	spin_unlock_irq(&r6->gather_lock);
 	flush_workqueue(r6->write_wq);
-	if (r6->submitter)
-		put_task_struct(r6->submitter);
-	r6->submitter = NULL;
 }

@@ -20,11 +20,16 @@
  * a prefetch that raced with the write can never be served to a read issued
  * after it completed.
  *
- * Locking: ra->lock (irq-safe spinlock) guards the hash, the free and LRU
- * lists, the streams and every segment's state; each member queue has its
- * own spinlock. Nothing on the map path sleeps or allocates. A write that
- * overlaps no cached segment takes no lock: the segments in the hash are
- * counted per zone, and fanraid_ra_invalidate() reads the counts first.
+ * Locking: no lock is the whole array's. Each member owns a share of the
+ * segments (a segment lives on one member) with its own irq-safe lock over
+ * their hash, free and LRU lists and states, and a second one over its
+ * fetch queues, which completions take. Each stream has its own lock; a
+ * reader finds its stream without one and locks only that stream. The
+ * order is stream, then member, then queue. Nothing on the map path sleeps
+ * or allocates. A read or write in a zone that counts no cached segment
+ * takes no segment lock at all: the segments in the hashes are counted per
+ * zone, and fanraid_ra_map() and fanraid_ra_invalidate() read the counts
+ * first.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -61,6 +66,7 @@ struct fanraid_ra_seg {
 };
 
 struct fanraid_ra_stream {
+	spinlock_t lock;		/* everything below */
 	sector_t next;			/* where the stream is expected to read next */
 	sector_t fetched;		/* prefetch issued up to here */
 	sector_t grow_at;		/* the window doubles when the stream gets here */
@@ -75,35 +81,36 @@ struct fanraid_ra_stream {
 	u32 probe_interval;		/* stripes between probes */
 	u32 probe_reqs;			/* requests sent past the cache, probing */
 	bool probing;			/* fetching paused to look for a queue */
-};
+} ____cacheline_aligned_in_smp;
 
-/* One member's queue and its worker. */
-struct fanraid_ra_queue {
-	spinlock_t lock;
+/* One member's segments, its fetch queue and its worker. */
+struct fanraid_ra_member {
+	spinlock_t lock;		/* hash, free, lru, and its segments' state */
+	struct hlist_head *hash;
+	struct list_head free;
+	struct list_head lru;
+	spinlock_t qlock;		/* submit, done */
 	struct list_head submit;
 	struct list_head done;
 	struct work_struct work;
 	struct fanraid_ra *ra;
-};
+} ____cacheline_aligned_in_smp;
 
 struct fanraid_ra {
 	struct fanraid_c *fc;
-	spinlock_t lock;
 	bool stopped;			/* suspending: queue no new fetches */
-	struct hlist_head *hash;
-	u32 hash_mask;
-	struct list_head free;
-	struct list_head lru;
+	u32 hash_mask;			/* of each member's hash */
 	struct fanraid_ra_stream streams[FANRAID_RA_STREAMS];
 	u32 seg_sectors;
 	u32 seg_shift;
-	u32 nsegs;
+	u32 nsegs;			/* in all, the same number per member */
 	u32 max_window;			/* stripes: half the cache, so windows never thrash */
-	struct fanraid_ra_seg *segs;
+	struct fanraid_ra_seg *segs;	/* member d's are segs[d * nsegs / ndevs ...] */
+	struct hlist_head *hashes;	/* every member's hash, one allocation */
 	struct workqueue_struct *wq;
 	struct bio_set bs;
-	struct fanraid_ra_queue *queues;
-	/* Segments in the hash, per zone (fanraid_ra_zone()); changed under lock. */
+	struct fanraid_ra_member *members;
+	/* Segments in the hashes, per zone (fanraid_ra_zone()); changed under member locks. */
 	atomic_t zone_segs[FANRAID_RA_ZONES];
 	/*
 	 * Sectors of reads at members or waiting for fetches: a hint of how
@@ -115,9 +122,25 @@ struct fanraid_ra {
 	s32 inflight_batch;
 };
 
-static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra, u64 index)
+static struct fanraid_ra_member *fanraid_ra_seg_member(struct fanraid_ra_seg *seg)
 {
-	return &ra->hash[hash_64(index, 32) & ra->hash_mask];
+	return &seg->ra->members[seg->dev];
+}
+
+static struct hlist_head *fanraid_ra_bucket(struct fanraid_ra *ra,
+					    struct fanraid_ra_member *m,
+					    u64 index)
+{
+	return &m->hash[hash_64(index, 32) & ra->hash_mask];
+}
+
+/* The member segment @index lives on: its chunk's. */
+static u32 fanraid_ra_index_dev(struct fanraid_ra *ra, u64 index)
+{
+	struct fr_loc loc;
+
+	fr_geom_map(&ra->fc->geom, index << ra->seg_shift, &loc);
+	return loc.dev;
 }
 
 static atomic_t *fanraid_ra_zone(struct fanraid_ra *ra, u64 index)
@@ -130,43 +153,47 @@ static atomic_t *fanraid_ra_zone(struct fanraid_ra *ra, u64 index)
  * Make @seg findable, and count it in its zone before anything else is
  * done for it: the full barrier orders the count before the fetch is
  * queued, hence before the member is read (see fanraid_ra_invalidate()).
- * ra->lock held.
+ * Its member's lock held.
  */
 static void fanraid_ra_hash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
-	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, seg->index));
+	hlist_add_head(&seg->hash, fanraid_ra_bucket(ra, fanraid_ra_seg_member(seg),
+						     seg->index));
 	atomic_inc(fanraid_ra_zone(ra, seg->index));
 	smp_mb__after_atomic();
 }
 
-/* Make @seg unfindable. ra->lock held, @seg hashed. */
+/* Make @seg unfindable. Its member's lock held, @seg hashed. */
 static void fanraid_ra_unhash(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
 	hlist_del_init(&seg->hash);
 	atomic_dec(fanraid_ra_zone(ra, seg->index));
 }
 
-static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra, u64 index)
+/* Segment @index in member @m's share; @m's lock held. */
+static struct fanraid_ra_seg *fanraid_ra_find(struct fanraid_ra *ra,
+					      struct fanraid_ra_member *m,
+					      u64 index)
 {
 	struct fanraid_ra_seg *seg;
 
-	hlist_for_each_entry(seg, fanraid_ra_bucket(ra, index), hash)
+	hlist_for_each_entry(seg, fanraid_ra_bucket(ra, m, index), hash)
 		if (seg->index == index)
 			return seg;
 	return NULL;
 }
 
-/* Back to the free list; ra->lock held, nobody references @seg. */
+/* Back to the free list; its member's lock held, nobody references @seg. */
 static void fanraid_ra_release(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
 	if (!seg->used)
 		fanraid_ra_stat_add(ra->fc, FANRAID_RA_WASTED, ra->seg_sectors);
 	seg->state = FANRAID_RA_FREE;
 	seg->stale = false;
-	list_move(&seg->lru, &ra->free);
+	list_move(&seg->lru, &fanraid_ra_seg_member(seg)->free);
 }
 
-/* Make @seg unfindable; free it now if nothing still uses it. ra->lock held. */
+/* Make @seg unfindable; free it now if nothing still uses it. Member lock held. */
 static void fanraid_ra_drop(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
 	fanraid_ra_unhash(ra, seg);
@@ -175,14 +202,18 @@ static void fanraid_ra_drop(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 		fanraid_ra_release(ra, seg);
 }
 
-/* A segment to fetch into: a free one, else the least recently used idle one. */
-static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
+/*
+ * A segment of member @m to fetch into: a free one, else the least
+ * recently used idle one. @m's lock held.
+ */
+static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra,
+					      struct fanraid_ra_member *m)
 {
 	struct fanraid_ra_seg *seg;
 
-	if (!list_empty(&ra->free))
-		return list_first_entry(&ra->free, struct fanraid_ra_seg, lru);
-	list_for_each_entry_reverse(seg, &ra->lru, lru) {
+	if (!list_empty(&m->free))
+		return list_first_entry(&m->free, struct fanraid_ra_seg, lru);
+	list_for_each_entry_reverse(seg, &m->lru, lru) {
 		if (seg->refs)
 			continue;
 		fanraid_ra_unhash(ra, seg);
@@ -193,60 +224,67 @@ static struct fanraid_ra_seg *fanraid_ra_grab(struct fanraid_ra *ra)
 }
 
 /*
- * Queue the fetch of segment @index on its member. ra->lock held. Returns
- * the member whose queue got it; -EEXIST or -ENODEV when the segment needs
- * no fetch (cached, or past the end, or in a row read only degraded);
- * -ENOSPC when every segment is in use.
+ * Queue the fetch of segment @index on its member. A stream's lock held.
+ * Returns the member whose queue got it; -EEXIST or -ENODEV when the
+ * segment needs no fetch (cached, or past the end, or in a row read only
+ * degraded); -ENOSPC when every segment of its member is in use.
  */
 static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 {
 	struct fanraid_c *fc = ra->fc;
 	sector_t logical = index << ra->seg_shift;
-	struct fanraid_ra_queue *q;
+	struct fanraid_ra_member *m;
 	struct fanraid_ra_seg *seg;
 	struct fr_loc loc;
 
 	if (logical >= fc->ti->len)
 		return -ENODEV;
-	if (fanraid_ra_find(ra, index))
-		return -EEXIST;
 	fr_geom_map(&fc->geom, logical, &loc);
 	/* A row with a lost block is read by the RAID6 gatherer, all of it. */
 	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc))
 		return -ENODEV;
-	seg = fanraid_ra_grab(ra);
-	if (!seg)
+	m = &ra->members[loc.dev];
+	spin_lock(&m->lock);
+	if (fanraid_ra_find(ra, m, index)) {
+		spin_unlock(&m->lock);
+		return -EEXIST;
+	}
+	seg = fanraid_ra_grab(ra, m);
+	if (!seg) {
+		spin_unlock(&m->lock);
 		return -ENOSPC;
+	}
 
 	list_del_init(&seg->lru);
 	seg->index = index;
-	seg->dev = loc.dev;
 	seg->member_sector = loc.sector;
 	seg->state = FANRAID_RA_QUEUED;
 	seg->used = false;
 	seg->status = BLK_STS_OK;
 	bio_list_init(&seg->waiters);
 	fanraid_ra_hash(ra, seg);
+	spin_lock(&m->qlock);
+	list_add_tail(&seg->queue, &m->submit);
+	spin_unlock(&m->qlock);
+	spin_unlock(&m->lock);
 	fanraid_ra_stat_add(fc, FANRAID_RA_PREFETCHED, ra->seg_sectors);
-
-	q = &ra->queues[loc.dev];
-	spin_lock(&q->lock);
-	list_add_tail(&seg->queue, &q->submit);
-	spin_unlock(&q->lock);
 	return loc.dev;
 }
 
-/* Forget a stream's history; reads still counted against it no longer are. */
+/*
+ * Forget a stream's history; reads still counted against it no longer are.
+ * Its lock held.
+ */
 static void fanraid_ra_stream_reset(struct fanraid_ra_stream *st)
 {
 	u32 gen = st->gen + 1;
 
-	memset(st, 0, sizeof(*st));
+	memset_startat(st, 0, next);
 	/* Generation 0 marks a read counted against no stream. */
 	st->gen = gen ? gen : 1;
 }
 
-/* Count a read that will complete later against its stream. ra->lock held. */
+/* Count a read that will complete later against its stream, locked. */
 static void fanraid_ra_track(struct fanraid_ra *ra,
 			     struct fanraid_ra_stream *st,
 			     struct fanraid_bio *fb, u32 sectors)
@@ -281,10 +319,10 @@ void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb)
 	if (!ra || !fb->ra_gen)
 		return;
 	st = &ra->streams[fb->ra_stream];
-	spin_lock_irqsave(&ra->lock, flags);
+	spin_lock_irqsave(&st->lock, flags);
 	if (st->gen == fb->ra_gen)
 		st->outstanding -= min_t(u64, st->outstanding, fb->ra_stream_sectors);
-	spin_unlock_irqrestore(&ra->lock, flags);
+	spin_unlock_irqrestore(&st->lock, flags);
 	fb->ra_gen = 0;
 }
 
@@ -297,7 +335,7 @@ void fanraid_ra_done(struct fanraid_c *fc, struct fanraid_bio *fb)
  * stream stops fetching; once its reads have used up what was fetched, a
  * few requests go to the members, where a queue builds up and marks the
  * stream deep. A reader that shows none costs a few direct requests and is
- * probed half as often next time. ra->lock held.
+ * probed half as often next time. @st's lock held.
  */
 static bool fanraid_ra_probing(struct fanraid_ra_stream *st, sector_t start,
 			       bool new_req, sector_t stripe)
@@ -330,49 +368,80 @@ static bool fanraid_ra_probing(struct fanraid_ra_stream *st, sector_t start,
 	return false;
 }
 
+static bool fanraid_ra_continues(struct fanraid_ra *ra, sector_t start,
+				 unsigned long used, sector_t next)
+{
+	return used && start + ra->seg_sectors >= next &&
+	       start <= next + ra->seg_sectors;
+}
+
 /*
- * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
- * of it. A read continues a stream when it starts within a segment of where
- * the stream ended; after FANRAID_RA_SEQ_READS such reads in a row the
- * stream is sequential, and the window starts at one stripe and doubles
- * with every stripe read, up to the configured window, while it stays so.
- * A read that continues no stream takes over the least recently used one.
+ * The stream a read at @start continues, locked; else the least recently
+ * used one, reset, locked and owned by the read; NULL if none can be had
+ * at once. The search reads the streams unlocked and checks again under
+ * the lock: a stream moved meanwhile is passed over. A reader that finds
+ * the oldest stream locked (another new reader took it) goes untracked
+ * rather than wait: a random reader loses nothing, and a sequential one
+ * is found by its next read.
  */
-static struct fanraid_ra_stream *
-fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
-		   sector_t end)
+static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
+							 struct bio *bio,
+							 sector_t start,
+							 sector_t end,
+							 bool *fresh)
+{
+	struct fanraid_ra_stream *st, *oldest = &ra->streams[0];
+	unsigned long oldest_used = READ_ONCE(oldest->used);
+	int i;
+
+	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
+		unsigned long used;
+
+		st = &ra->streams[i];
+		used = READ_ONCE(st->used);
+		if (fanraid_ra_continues(ra, start, used, READ_ONCE(st->next))) {
+			spin_lock(&st->lock);
+			if (fanraid_ra_continues(ra, start, st->used, st->next)) {
+				*fresh = false;
+				return st;
+			}
+			spin_unlock(&st->lock);
+			continue;
+		}
+		if (time_before(used, oldest_used)) {
+			oldest = st;
+			oldest_used = used;
+		}
+	}
+	if (!spin_trylock(&oldest->lock))
+		return NULL;
+	fanraid_ra_stream_reset(oldest);
+	oldest->next = end;
+	oldest->fetched = end;
+	oldest->used = jiffies;
+	oldest->last_req = bio->bi_io_vec;
+	*fresh = true;
+	return oldest;
+}
+
+/*
+ * A read at [@start, @end) continues @st (locked): prefetch ahead of it
+ * once it is sequential.
+ */
+static void fanraid_ra_follow(struct fanraid_ra *ra, struct fanraid_ra_stream *st,
+			      struct bio *bio, sector_t start, sector_t end)
 {
 	struct fanraid_c *fc = ra->fc;
 	sector_t stripe = fr_geom_full_stripe_sectors(&fc->geom);
 	u32 window = min(READ_ONCE(fc->features.ra_window), ra->max_window);
-	struct fanraid_ra_stream *st, *oldest = &ra->streams[0];
 	DECLARE_BITMAP(kick, FR_MAX_DEVS);
 	u64 index, last;
 	sector_t goal;
 	u32 dev;
-	int i, fetched = 0;
+	int fetched = 0;
 	bool new_req;
 
-	if (ra->stopped)
-		return NULL;
 	bitmap_zero(kick, FR_MAX_DEVS);
-	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
-		st = &ra->streams[i];
-		if (st->used && start + ra->seg_sectors >= st->next &&
-		    start <= st->next + ra->seg_sectors)
-			break;
-		if (time_before(st->used, oldest->used))
-			oldest = st;
-	}
-	if (i == FANRAID_RA_STREAMS) {
-		fanraid_ra_stream_reset(oldest);
-		oldest->next = end;
-		oldest->fetched = end;
-		oldest->used = jiffies;
-		oldest->last_req = bio->bi_io_vec;
-		return oldest;
-	}
-
 	st->used = jiffies;
 	st->next = max(st->next, end);
 	/*
@@ -398,10 +467,10 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 		st->deep = true;
 	if (st->seq < FANRAID_RA_SEQ_READS || st->deep) {
 		st->seq++;
-		return st;
+		return;
 	}
 	if (fanraid_ra_probing(st, start, new_req, stripe))
-		return st;
+		return;
 	/*
 	 * One more stripe read at this window before it doubles: the DM core
 	 * cuts a request into many reads, and a deep queue must show itself
@@ -416,7 +485,7 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	if (st->fetched < st->next)
 		st->fetched = st->next;
 	if (st->fetched >= goal)
-		return st;
+		return;
 
 	index = st->fetched >> ra->seg_shift;
 	last = (goal - 1) >> ra->seg_shift;
@@ -433,8 +502,43 @@ fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio, sector_t start,
 	st->fetched = min_t(sector_t, (sector_t)index << ra->seg_shift, goal);
 
 	for_each_set_bit(dev, kick, FR_MAX_DEVS)
-		queue_work(ra->wq, &ra->queues[dev].work);
-	return st;
+		queue_work(ra->wq, &ra->members[dev].work);
+}
+
+/*
+ * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
+ * of it; with @track, count the read against it until fanraid_ra_done().
+ * A read continues a stream when it starts within a segment of where the
+ * stream ended; after FANRAID_RA_SEQ_READS such reads in a row the stream
+ * is sequential, and the window starts at one stripe and doubles with
+ * every stripe read, up to the configured window, while it stays so. A
+ * read that continues no stream takes over the least recently used one.
+ * Interrupts off: end_io takes stream locks.
+ */
+static void fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio,
+			       sector_t start, sector_t end,
+			       struct fanraid_bio *track)
+{
+	struct fanraid_ra_stream *st;
+	unsigned long flags;
+	bool fresh;
+
+	local_irq_save(flags);
+	if (READ_ONCE(ra->stopped)) {
+		local_irq_restore(flags);
+		return;
+	}
+	st = fanraid_ra_stream_get(ra, bio, start, end, &fresh);
+	if (!st) {
+		local_irq_restore(flags);
+		return;
+	}
+	if (!fresh)
+		fanraid_ra_follow(ra, st, bio, start, end);
+	if (track)
+		fanraid_ra_track(ra, st, track, bio_sectors(bio));
+	spin_unlock(&st->lock);
+	local_irq_restore(flags);
 }
 
 /* Copy the segment's bytes that @bio asks for into @bio. */
@@ -464,14 +568,90 @@ static void fanraid_ra_copy(struct fanraid_ra *ra, struct fanraid_ra_seg *seg,
 	}
 }
 
+/* Drop a reference to a segment whose fetch has ended. */
 static void fanraid_ra_put(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
+	struct fanraid_ra_member *m = fanraid_ra_seg_member(seg);
 	unsigned long flags;
 
-	spin_lock_irqsave(&ra->lock, flags);
+	spin_lock_irqsave(&m->lock, flags);
 	if (!--seg->refs && seg->stale)
 		fanraid_ra_release(ra, seg);
-	spin_unlock_irqrestore(&ra->lock, flags);
+	spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio);
+
+/*
+ * The cached segment a read at @logical starts in, pinned (refs), and
+ * whether its fetch has ended; NULL if there is none. A zone that counts
+ * no segment has none: the common case of a random reader is answered
+ * without a lock. (A fetch hashed meanwhile is missed, and the read goes
+ * to its member, as it would have a moment earlier.)
+ */
+static struct fanraid_ra_seg *fanraid_ra_lookup(struct fanraid_ra *ra,
+						sector_t logical, bool *valid)
+{
+	u64 index = logical >> ra->seg_shift;
+	struct fanraid_ra_member *m;
+	struct fanraid_ra_seg *seg;
+	unsigned long flags;
+
+	if (!atomic_read(fanraid_ra_zone(ra, index)))
+		return NULL;
+	m = &ra->members[fanraid_ra_index_dev(ra, index)];
+	spin_lock_irqsave(&m->lock, flags);
+	seg = fanraid_ra_find(ra, m, index);
+	if (seg) {
+		seg->refs++;
+		seg->used = true;
+		*valid = seg->state == FANRAID_RA_VALID;
+		/* A stream reads a segment once: read ones go first when space is needed. */
+		if (*valid)
+			list_move_tail(&seg->lru, &m->lru);
+	}
+	spin_unlock_irqrestore(&m->lock, flags);
+	return seg;
+}
+
+/*
+ * A read found @seg still being fetched, pinned it and counted itself
+ * against its stream: wait for the fetch, unless it ended meanwhile. Then
+ * serve the read from it, or send it to its member if the fetch failed or
+ * a write overlapped the segment.
+ */
+static void fanraid_ra_wait(struct fanraid_ra *ra, struct fanraid_ra_seg *seg,
+			    struct bio *bio)
+{
+	struct fanraid_ra_member *m = fanraid_ra_seg_member(seg);
+	unsigned long flags;
+	bool good;
+
+	/* A waiting read is as busy as one at a member. */
+	fanraid_ra_inflight_add(ra->fc, bio_sectors(bio));
+	spin_lock_irqsave(&m->lock, flags);
+	if (seg->state != FANRAID_RA_VALID) {
+		/* fanraid_ra_complete() frees it if it fails unreferenced. */
+		bio_list_add(&seg->waiters, bio);
+		seg->refs--;
+		spin_unlock_irqrestore(&m->lock, flags);
+		return;
+	}
+	good = !seg->stale;
+	if (good)
+		list_move_tail(&seg->lru, &m->lru);
+	else if (!--seg->refs)
+		fanraid_ra_release(ra, seg);
+	spin_unlock_irqrestore(&m->lock, flags);
+
+	fanraid_ra_inflight_add(ra->fc, -(s64)bio_sectors(bio));
+	if (!good) {
+		fanraid_ra_resubmit(ra->fc, bio);
+		return;
+	}
+	fanraid_ra_copy(ra, seg, bio);
+	fanraid_ra_put(ra, seg);
+	bio_endio(bio);
 }
 
 /*
@@ -486,59 +666,52 @@ int fanraid_ra_map(struct fanraid_c *fc, struct bio *bio)
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 left = ra->seg_sectors - (logical & (ra->seg_sectors - 1));
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
-	struct fanraid_ra_stream *st;
 	struct fanraid_ra_seg *seg;
-	unsigned long flags;
+	bool valid;
 
-	spin_lock_irqsave(&ra->lock, flags);
-	seg = fanraid_ra_find(ra, logical >> ra->seg_shift);
+	seg = fanraid_ra_lookup(ra, logical, &valid);
 	if (!seg) {
 		/* A miss keeps its full size: members serve large requests best. */
-		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
-		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
-		spin_unlock_irqrestore(&ra->lock, flags);
+		fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio), fb);
 		fanraid_ra_stat_add(fc, FANRAID_RA_MISSES, 1);
 		return DM_MAPIO_REMAPPED;
 	}
 	if (bio_sectors(bio) > left)
 		dm_accept_partial_bio(bio, left);
-	seg->used = true;
 	fb->handled = true;
 	fb->dev = seg->dev;
 	fanraid_ra_stat_add(fc, FANRAID_RA_HITS, 1);
-	if (seg->state != FANRAID_RA_VALID) {
-		/* Still being fetched: off every list, so no fetch can recycle it. */
-		st = fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
-		fanraid_ra_track(ra, st, fb, bio_sectors(bio));
-		/* A waiting read is as busy as one at a member. */
-		fanraid_ra_inflight_add(fc, bio_sectors(bio));
-		bio_list_add(&seg->waiters, bio);
-		spin_unlock_irqrestore(&ra->lock, flags);
-		return DM_MAPIO_SUBMITTED;
-	}
 	/*
 	 * Pinned before the stream detector runs: fetching ahead recycles
 	 * idle cached segments, and this one is idle until pinned.
 	 */
-	seg->refs++;
-	/* A stream reads a segment once: read ones go first when space is needed. */
-	list_move_tail(&seg->lru, &ra->lru);
-	fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio));
-	spin_unlock_irqrestore(&ra->lock, flags);
-
+	if (!valid) {
+		fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio), fb);
+		fanraid_ra_wait(ra, seg, bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	fanraid_ra_observe(ra, bio, logical, logical + bio_sectors(bio), NULL);
 	fanraid_ra_copy(ra, seg, bio);
 	fanraid_ra_put(ra, seg);
 	bio_endio(bio);
 	return DM_MAPIO_SUBMITTED;
 }
 
+/* Drop every cached segment, taking each member's lock in turn. */
 static void fanraid_ra_drop_all(struct fanraid_ra *ra)
 {
-	u32 i;
+	u32 per = ra->nsegs / ra->fc->ndevs, d, i;
+	unsigned long flags;
 
-	for (i = 0; i < ra->nsegs; i++)
-		if (!hlist_unhashed(&ra->segs[i].hash))
-			fanraid_ra_drop(ra, &ra->segs[i]);
+	for (d = 0; d < ra->fc->ndevs; d++) {
+		struct fanraid_ra_member *m = &ra->members[d];
+
+		spin_lock_irqsave(&m->lock, flags);
+		for (i = d * per; i < (d + 1) * per; i++)
+			if (!hlist_unhashed(&ra->segs[i].hash))
+				fanraid_ra_drop(ra, &ra->segs[i]);
+		spin_unlock_irqrestore(&m->lock, flags);
+	}
 }
 
 /* Whether any zone of segments @index to @last counts a segment in the hash. */
@@ -569,8 +742,8 @@ static bool fanraid_ra_zones_busy(struct fanraid_ra *ra, u64 index, u64 last)
  * count. With the member as one more memory location, that is the store
  * buffering pattern with a full barrier on each side: the fetch cannot
  * read the old data while this read of the count misses its increment.
- * So either this call sees the count and drops the segment under the lock
- * as before, or the count was already back down, the segment unhashed
+ * So either this call sees the count and drops the segment under its
+ * member's lock as before, or the count was already back down, the segment unhashed
  * under the lock, and no later read can find it; or the fetch read the
  * member after the write and holds the new data. Decrements are not
  * ordered: one seen late only sends a write through the lock for nothing.
@@ -592,32 +765,35 @@ void fanraid_ra_invalidate(struct fanraid_c *fc, sector_t start, sector_t len)
 	smp_mb();
 	if (!fanraid_ra_zones_busy(ra, index, last))
 		return;
-	spin_lock_irqsave(&ra->lock, flags);
 	if (last - index >= ra->nsegs) {
 		/* A large discard: cheaper to drop everything. */
 		fanraid_ra_drop_all(ra);
-	} else {
-		for (; index <= last; index++) {
-			seg = fanraid_ra_find(ra, index);
-			if (seg)
-				fanraid_ra_drop(ra, seg);
-		}
+		return;
 	}
-	spin_unlock_irqrestore(&ra->lock, flags);
+	for (; index <= last; index++) {
+		struct fanraid_ra_member *m =
+			&ra->members[fanraid_ra_index_dev(ra, index)];
+
+		spin_lock_irqsave(&m->lock, flags);
+		seg = fanraid_ra_find(ra, m, index);
+		if (seg)
+			fanraid_ra_drop(ra, seg);
+		spin_unlock_irqrestore(&m->lock, flags);
+	}
 }
 
 static void fanraid_ra_endio(struct bio *bio)
 {
 	struct fanraid_ra_seg *seg = bio->bi_private;
-	struct fanraid_ra_queue *q = &seg->ra->queues[seg->dev];
+	struct fanraid_ra_member *m = fanraid_ra_seg_member(seg);
 	unsigned long flags;
 
 	seg->status = bio->bi_status;
 	bio_put(bio);
-	spin_lock_irqsave(&q->lock, flags);
-	list_add_tail(&seg->queue, &q->done);
-	spin_unlock_irqrestore(&q->lock, flags);
-	queue_work(seg->ra->wq, &q->work);
+	spin_lock_irqsave(&m->qlock, flags);
+	list_add_tail(&seg->queue, &m->done);
+	spin_unlock_irqrestore(&m->qlock, flags);
+	queue_work(seg->ra->wq, &m->work);
 }
 
 /* Send a read that the cache cannot serve to its member after all. */
@@ -648,13 +824,14 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 /* A fetch ended: serve its waiters, or send them to the member if it failed. */
 static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *seg)
 {
+	struct fanraid_ra_member *m = fanraid_ra_seg_member(seg);
 	struct fanraid_c *fc = ra->fc;
 	struct bio_list waiters;
 	unsigned long flags;
 	bool good;
 	struct bio *bio;
 
-	spin_lock_irqsave(&ra->lock, flags);
+	spin_lock_irqsave(&m->lock, flags);
 	waiters = seg->waiters;
 	bio_list_init(&seg->waiters);
 	good = seg->status == BLK_STS_OK && !seg->stale;
@@ -663,9 +840,9 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 		seg->refs++;
 		/* Served at once to waiters: as good as read, so evict it first. */
 		if (bio_list_empty(&waiters))
-			list_add(&seg->lru, &ra->lru);
+			list_add(&seg->lru, &m->lru);
 		else
-			list_add_tail(&seg->lru, &ra->lru);
+			list_add_tail(&seg->lru, &m->lru);
 	} else {
 		/* Failed fetches are not member faults: the reads retry directly. */
 		seg->used = true;
@@ -676,7 +853,7 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 		if (!seg->refs)
 			fanraid_ra_release(ra, seg);
 	}
-	spin_unlock_irqrestore(&ra->lock, flags);
+	spin_unlock_irqrestore(&m->lock, flags);
 
 	while ((bio = bio_list_pop(&waiters))) {
 		fanraid_ra_inflight_add(fc, -(s64)bio_sectors(bio));
@@ -694,9 +871,9 @@ static void fanraid_ra_complete(struct fanraid_ra *ra, struct fanraid_ra_seg *se
 /* Member worker: submit queued fetches in one plug, finish completed ones. */
 static void fanraid_ra_work(struct work_struct *work)
 {
-	struct fanraid_ra_queue *q = container_of(work, struct fanraid_ra_queue,
-						  work);
-	struct fanraid_ra *ra = q->ra;
+	struct fanraid_ra_member *m = container_of(work, struct fanraid_ra_member,
+						   work);
+	struct fanraid_ra *ra = m->ra;
 	struct fanraid_c *fc = ra->fc;
 	struct fanraid_ra_seg *seg, *tmp;
 	struct blk_plug plug;
@@ -705,10 +882,10 @@ static void fanraid_ra_work(struct work_struct *work)
 	unsigned long flags;
 	u32 i;
 
-	spin_lock_irqsave(&q->lock, flags);
-	list_splice_init(&q->submit, &submit);
-	list_splice_init(&q->done, &done);
-	spin_unlock_irqrestore(&q->lock, flags);
+	spin_lock_irqsave(&m->qlock, flags);
+	list_splice_init(&m->submit, &submit);
+	list_splice_init(&m->done, &done);
+	spin_unlock_irqrestore(&m->qlock, flags);
 
 	list_for_each_entry_safe(seg, tmp, &done, queue) {
 		list_del_init(&seg->queue);
@@ -721,9 +898,9 @@ static void fanraid_ra_work(struct work_struct *work)
 		struct bio *bio;
 
 		list_del_init(&seg->queue);
-		spin_lock_irqsave(&ra->lock, flags);
+		spin_lock_irqsave(&m->lock, flags);
 		seg->state = FANRAID_RA_READING;
-		spin_unlock_irqrestore(&ra->lock, flags);
+		spin_unlock_irqrestore(&m->lock, flags);
 
 		bio = bio_alloc_bioset(d->dm_dev->bdev, FANRAID_RA_SEG_PAGES,
 				       REQ_OP_READ | REQ_RAHEAD, GFP_NOIO,
@@ -750,12 +927,16 @@ static void fanraid_ra_drain(struct fanraid_ra *ra)
 	do {
 		flush_workqueue(ra->wq);
 		busy = false;
-		spin_lock_irqsave(&ra->lock, flags);
-		for (i = 0; i < ra->nsegs; i++)
-			if (ra->segs[i].state == FANRAID_RA_QUEUED ||
-			    ra->segs[i].state == FANRAID_RA_READING)
+		for (i = 0; i < ra->nsegs; i++) {
+			struct fanraid_ra_seg *seg = &ra->segs[i];
+			struct fanraid_ra_member *m = fanraid_ra_seg_member(seg);
+
+			spin_lock_irqsave(&m->lock, flags);
+			if (seg->state == FANRAID_RA_QUEUED ||
+			    seg->state == FANRAID_RA_READING)
 				busy = true;
-		spin_unlock_irqrestore(&ra->lock, flags);
+			spin_unlock_irqrestore(&m->lock, flags);
+		}
 		if (busy)
 			msleep(1);
 	} while (busy);
@@ -774,27 +955,32 @@ void fanraid_ra_presuspend(struct fanraid_c *fc)
 
 	if (!ra)
 		return;
-	spin_lock_irqsave(&ra->lock, flags);
-	ra->stopped = true;
-	spin_unlock_irqrestore(&ra->lock, flags);
+	/*
+	 * Fetches are queued only under a stream's lock, by a reader that
+	 * found stopped clear under it: once each lock has been taken after
+	 * the store, none can be queued any more.
+	 */
+	WRITE_ONCE(ra->stopped, true);
+	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
+		spin_lock_irqsave(&ra->streams[i].lock, flags);
+		spin_unlock_irqrestore(&ra->streams[i].lock, flags);
+	}
 	fanraid_ra_drain(ra);
-	spin_lock_irqsave(&ra->lock, flags);
 	fanraid_ra_drop_all(ra);
-	for (i = 0; i < FANRAID_RA_STREAMS; i++)
+	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
+		spin_lock_irqsave(&ra->streams[i].lock, flags);
 		fanraid_ra_stream_reset(&ra->streams[i]);
-	spin_unlock_irqrestore(&ra->lock, flags);
+		spin_unlock_irqrestore(&ra->streams[i].lock, flags);
+	}
 }
 
 void fanraid_ra_resume(struct fanraid_c *fc)
 {
 	struct fanraid_ra *ra = fc->ra;
-	unsigned long flags;
 
 	if (!ra)
 		return;
-	spin_lock_irqsave(&ra->lock, flags);
-	ra->stopped = false;
-	spin_unlock_irqrestore(&ra->lock, flags);
+	WRITE_ONCE(ra->stopped, false);
 }
 
 /*
@@ -860,7 +1046,7 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 				FANRAID_RA_SEG_SECTORS);
 	u32 pages = seg_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
 	struct fanraid_ra *ra;
-	u32 i, p, buckets;
+	u32 i, p, buckets, per;
 
 	ra = kzalloc(sizeof(*ra), GFP_KERNEL);
 	if (!ra) {
@@ -874,32 +1060,48 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	ra->inflight_batch = fanraid_ra_inflight_batch(fc);
-	spin_lock_init(&ra->lock);
-	INIT_LIST_HEAD(&ra->free);
-	INIT_LIST_HEAD(&ra->lru);
+	for (i = 0; i < FANRAID_RA_STREAMS; i++)
+		spin_lock_init(&ra->streams[i].lock);
 	ra->seg_sectors = seg_sectors;
 	ra->seg_shift = ilog2(seg_sectors);
-	ra->nsegs = max_t(u64, div_u64(bytes, seg_sectors << SECTOR_SHIFT), 1);
+	/* Every member the same share: a stream's window reads them evenly. */
+	per = max_t(u64, div_u64(bytes, (u64)fc->ndevs * (seg_sectors << SECTOR_SHIFT)), 1);
+	ra->nsegs = per * fc->ndevs;
 	ra->max_window = max_t(u64, div64_u64((u64)ra->nsegs * seg_sectors,
 					      2 * fr_geom_full_stripe_sectors(&fc->geom)), 1);
-	buckets = roundup_pow_of_two(ra->nsegs);
+	buckets = roundup_pow_of_two(per);
 	ra->hash_mask = buckets - 1;
 
-	ra->hash = kvcalloc(buckets, sizeof(*ra->hash), GFP_KERNEL);
+	ra->hashes = kvcalloc((size_t)buckets * fc->ndevs, sizeof(*ra->hashes),
+			      GFP_KERNEL);
 	ra->segs = kvcalloc(ra->nsegs, sizeof(*ra->segs), GFP_KERNEL);
-	ra->queues = kcalloc(fc->ndevs, sizeof(*ra->queues), GFP_KERNEL);
-	if (!ra->hash || !ra->segs || !ra->queues) {
+	ra->members = kvcalloc(fc->ndevs, sizeof(*ra->members), GFP_KERNEL);
+	if (!ra->hashes || !ra->segs || !ra->members) {
 		*error = "Cannot allocate readahead cache";
 		return -ENOMEM;
+	}
+	for (i = 0; i < fc->ndevs; i++) {
+		struct fanraid_ra_member *m = &ra->members[i];
+
+		spin_lock_init(&m->lock);
+		m->hash = &ra->hashes[(size_t)i * buckets];
+		INIT_LIST_HEAD(&m->free);
+		INIT_LIST_HEAD(&m->lru);
+		spin_lock_init(&m->qlock);
+		INIT_LIST_HEAD(&m->submit);
+		INIT_LIST_HEAD(&m->done);
+		INIT_WORK(&m->work, fanraid_ra_work);
+		m->ra = ra;
 	}
 	for (i = 0; i < ra->nsegs; i++) {
 		struct fanraid_ra_seg *seg = &ra->segs[i];
 
 		seg->ra = ra;
+		seg->dev = i / per;
 		seg->used = true;
 		INIT_HLIST_NODE(&seg->hash);
 		INIT_LIST_HEAD(&seg->queue);
-		list_add_tail(&seg->lru, &ra->free);
+		list_add_tail(&seg->lru, &ra->members[seg->dev].free);
 		for (p = 0; p < pages; p++) {
 			seg->pages[p] = alloc_page(GFP_KERNEL);
 			if (!seg->pages[p]) {
@@ -907,15 +1109,6 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 				return -ENOMEM;
 			}
 		}
-	}
-	for (i = 0; i < fc->ndevs; i++) {
-		struct fanraid_ra_queue *q = &ra->queues[i];
-
-		spin_lock_init(&q->lock);
-		INIT_LIST_HEAD(&q->submit);
-		INIT_LIST_HEAD(&q->done);
-		INIT_WORK(&q->work, fanraid_ra_work);
-		q->ra = ra;
 	}
 	if (bioset_init(&ra->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS)) {
 		*error = "Cannot allocate readahead bio set";
@@ -949,8 +1142,8 @@ void fanraid_ra_destroy(struct fanraid_c *fc)
 				if (ra->segs[i].pages[p])
 					__free_page(ra->segs[i].pages[p]);
 	kvfree(ra->segs);
-	kvfree(ra->hash);
-	kfree(ra->queues);
+	kvfree(ra->hashes);
+	kvfree(ra->members);
 	/* Tolerates a counter never initialised (ra was zeroed). */
 	percpu_counter_destroy(&ra->inflight);
 	kfree(ra);

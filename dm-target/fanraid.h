@@ -240,7 +240,7 @@ struct fanraid_r6 {
 	struct hrtimer gather_timer;	/* dispatches windows that waited long enough */
 	atomic_t gathering;		/* writes queued, not yet in a window */
 	unsigned int writing;		/* windows dispatched, not yet complete */
-	struct task_struct *submitter;	/* last task to map a write, referenced */
+	pid_t submitter;		/* thread id of the last task to map a write */
 	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
 	bool inline_go;			/* ... and it was dispatched */
 	unsigned int lone;		/* parked windows no stream writes to */
