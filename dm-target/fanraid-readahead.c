@@ -376,13 +376,29 @@ static bool fanraid_ra_continues(struct fanraid_ra *ra, sector_t start,
 }
 
 /*
- * The stream a read at @start continues, locked; else the least recently
- * used one, reset, locked and owned by the read; NULL if none can be had
- * at once. The search reads the streams unlocked and checks again under
- * the lock: a stream moved meanwhile is passed over. A reader that finds
- * the oldest stream locked (another new reader took it) goes untracked
- * rather than wait: a random reader loses nothing, and a sequential one
- * is found by its next read.
+ * Whether a stream may be taken over before older ones: one never
+ * continued (every random read starts such a stream), or one idle for a
+ * second. Random readers then recycle their own streams among themselves,
+ * however many reads they keep in flight, and a reader that continued its
+ * stream keeps it: with the least recently used stream taken whatever it
+ * was, 64 random reads in flight took over sequential readers' streams
+ * between two of their reads.
+ */
+static bool fanraid_ra_expendable(struct fanraid_ra_stream *st,
+				  unsigned long used)
+{
+	return !READ_ONCE(st->seq) || time_after(jiffies, used + HZ);
+}
+
+/*
+ * The stream a read at @start continues, locked; else one to take over
+ * (the least recently used expendable one, else the least recently used),
+ * reset, locked and owned by the read; NULL if none can be had at once.
+ * The search reads the streams unlocked and checks again under the lock:
+ * a stream moved meanwhile is passed over. A reader that finds the stream
+ * to take locked (another new reader took it) goes untracked rather than
+ * wait: a random reader loses nothing, and a sequential one is found by
+ * its next read.
  */
 static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 							 struct bio *bio,
@@ -390,16 +406,19 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 							 sector_t end,
 							 bool *fresh)
 {
-	struct fanraid_ra_stream *st, *oldest = &ra->streams[0];
-	unsigned long oldest_used = READ_ONCE(oldest->used);
+	struct fanraid_ra_stream *st, *oldest = NULL, *victim = NULL;
+	unsigned long oldest_used = 0, victim_used = 0;
+	sector_t oldest_next = 0, victim_next = 0;
 	int i;
 
 	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
 		unsigned long used;
+		sector_t next;
 
 		st = &ra->streams[i];
 		used = READ_ONCE(st->used);
-		if (fanraid_ra_continues(ra, start, used, READ_ONCE(st->next))) {
+		next = READ_ONCE(st->next);
+		if (fanraid_ra_continues(ra, start, used, next)) {
 			spin_lock(&st->lock);
 			if (fanraid_ra_continues(ra, start, st->used, st->next)) {
 				*fresh = false;
@@ -408,13 +427,30 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 			spin_unlock(&st->lock);
 			continue;
 		}
-		if (time_before(used, oldest_used)) {
+		if (!oldest || time_before(used, oldest_used)) {
 			oldest = st;
 			oldest_used = used;
+			oldest_next = next;
+		}
+		if (fanraid_ra_expendable(st, used) &&
+		    (!victim || time_before(used, victim_used))) {
+			victim = st;
+			victim_used = used;
+			victim_next = next;
 		}
 	}
-	if (!spin_trylock(&oldest->lock))
+	if (victim) {
+		oldest = victim;
+		oldest_used = victim_used;
+		oldest_next = victim_next;
+	}
+	if (!oldest || !spin_trylock(&oldest->lock))
 		return NULL;
+	/* Used since it was chosen: a reader continued it, leave it be. */
+	if (oldest->used != oldest_used || oldest->next != oldest_next) {
+		spin_unlock(&oldest->lock);
+		return NULL;
+	}
 	fanraid_ra_stream_reset(oldest);
 	oldest->next = end;
 	oldest->fetched = end;
