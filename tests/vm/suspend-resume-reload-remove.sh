@@ -70,6 +70,13 @@ fio --name=busy --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
 busy_pid=$!
 on_exit "kill $busy_pid 2>/dev/null"
 wait_open
+# fio opens the device once to size it and closes it again before its job
+# opens it for good: only writes arriving show the job's open.
+w=$(fanraid_counter fr 0 writes)
+for ((i = 0; i < 600; i++)); do
+	[ "$(fanraid_counter fr 0 writes)" -gt "$w" ] && break
+	sleep 0.1
+done
 out=$(dmsetup remove fr 2>&1) && fail "dmsetup remove of an open device succeeded"
 assert_contains "$out" "busy" "dmsetup remove of an open device"
 log "remove while open refused: $out"
