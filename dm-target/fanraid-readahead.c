@@ -368,10 +368,22 @@ static bool fanraid_ra_probing(struct fanraid_ra_stream *st, sector_t start,
 	return false;
 }
 
+/*
+ * Whether a read at @start continues a stream last used at @used that
+ * ended at @next after @seq reads in a row. Until it is sequential, a
+ * stream is continued only by a read that starts where it ended: within
+ * a segment either side, 64 random 4 KiB reads in flight over 100 MiB
+ * continued eight streams some 130 times a second, made them sequential
+ * and had 1.2 GiB fetched in 20 seconds.
+ */
 static bool fanraid_ra_continues(struct fanraid_ra *ra, sector_t start,
-				 unsigned long used, sector_t next)
+				 unsigned long used, sector_t next, u32 seq)
 {
-	return used && start + ra->seg_sectors >= next &&
+	if (!used)
+		return false;
+	if (seq < FANRAID_RA_SEQ_READS)
+		return start == next;
+	return start + ra->seg_sectors >= next &&
 	       start <= next + ra->seg_sectors;
 }
 
@@ -418,9 +430,11 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 		st = &ra->streams[i];
 		used = READ_ONCE(st->used);
 		next = READ_ONCE(st->next);
-		if (fanraid_ra_continues(ra, start, used, next)) {
+		if (fanraid_ra_continues(ra, start, used, next,
+					 READ_ONCE(st->seq))) {
 			spin_lock(&st->lock);
-			if (fanraid_ra_continues(ra, start, st->used, st->next)) {
+			if (fanraid_ra_continues(ra, start, st->used, st->next,
+						 st->seq)) {
 				*fresh = false;
 				return st;
 			}
