@@ -728,3 +728,14 @@ grow_assemble_and_mount() {
 	mount /dev/mapper/g0 /mnt/g
 	grow_check_files
 }
+
+# sha_reader NAME DEVICE REFERENCE BS SKIP COUNT: read COUNT blocks of BS
+# from SKIP with O_DIRECT at queue depth 1 (one request at a time) and
+# leave the sha256 of what the device returned in /tmp/got.NAME and of the
+# reference file's same range in /tmp/want.NAME, for the caller to compare
+# (readers run in the background, side by side).
+sha_reader() {
+	dd if="$2" bs="$4" skip="$5" count="$6" iflag=direct status=none |
+		sha256sum >"/tmp/got.$1"
+	dd if="$3" bs="$4" skip="$5" count="$6" status=none | sha256sum >"/tmp/want.$1"
+}

@@ -16,11 +16,7 @@ head -c 112M /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/fr bs=1M oflag=direct status=none
 
 # Reader: NAME BS SKIP COUNT (in BS units), O_DIRECT at queue depth 1.
-reader() {
-	dd if=/dev/mapper/fr bs="$2" skip="$3" count="$4" iflag=direct status=none |
-		sha256sum >"/tmp/got.$1"
-	dd if=/tmp/data bs="$2" skip="$3" count="$4" status=none | sha256sum >"/tmp/want.$1"
-}
+reader() { sha_reader "$1" /dev/mapper/fr /tmp/data "$2" "$3" "$4"; }
 
 # The random readers stay past the streams' 112 MiB, and none of their
 # 4 KiB reads starts where another ended (8 KiB aligned): none continues a
