@@ -122,8 +122,10 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 
 	r6->free_pages = kvmalloc_array(r6->npages, sizeof(struct page *),
 					FANRAID_R6_CACHE_GFP);
-	if (!r6->free_pages)
+	if (!r6->free_pages) {
+		r6->npages = 0;
 		goto nomem;
+	}
 	for (r6->nfree = 0; r6->nfree < r6->npages; r6->nfree++) {
 		r6->free_pages[r6->nfree] = alloc_page(FANRAID_R6_CACHE_GFP);
 		if (!r6->free_pages[r6->nfree]) {
