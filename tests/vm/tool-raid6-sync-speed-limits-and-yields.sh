@@ -53,6 +53,10 @@ pass_rate() {
 	c1=$(sync_cp)
 	r1=$(blk_stat "${devs[0]}" 3)
 	t1=$(cut -d' ' -f1 /proc/uptime)
+	# A rate of 0 must say why: no number from status, or a pass that stood.
+	[[ $c0 =~ ^[0-9]+$ && $c1 =~ ^[0-9]+$ ]] ||
+		fail "sync_current from fanraid status: '$c0' then '$c1'"
+	[ "$c1" != "$c0" ] || log "the pass stood at $c0: $(dmsetup status ss)"
 	pass_kib=$(awk -v a="$c0" -v b="$c1" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%d", (b - a) / 2 / (t1 - t0) }')
 	member_kib=$(awk -v a="$r0" -v b="$r1" -v t0="$t0" -v t1="$t1" \
