@@ -100,7 +100,6 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 
 	spin_lock_init(&r6->cache_lock);
 	init_waitqueue_head(&r6->op_wait);
-	init_waitqueue_head(&r6->window_wait);
 	INIT_LIST_HEAD(&r6->free_ops);
 	/*
 	 * Operations for a small write each (one page per member), within
@@ -139,9 +138,10 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			goto nomem;
 		list_add(&op->node, &r6->free_ops);
 	}
-	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole-window), %u gather windows",
+	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole-window), %u gather windows in %u domains",
 	       dm_table_device_name(fc->ti->table), fc->features.stripe_cache_mb,
-	       r6->npages, r6->nops, r6->full_ops, r6->max_windows);
+	       r6->npages, r6->nops, r6->full_ops, r6->max_windows,
+	       1U << r6->gather_bits);
 	return 0;
 
 nomem:

@@ -24,6 +24,12 @@
  * window starts a new entry. Both take the window's lock in turn, and two
  * writes in flight at once were never ordered for the submitter anyway.
  *
+ * Windows are hashed onto gathering domains, about one per CPU, each
+ * with its own lock, parked list, timer and counters: writers of different
+ * windows share no lock and no cache line. Only the stream detector looks
+ * across: a write's predecessor may lie in the previous window, another
+ * domain, whose recent write ends it reads without that domain's lock.
+ *
  * Reads of a row with a lost data block gather the same way, in entries
  * of their own: an entry reads each survivor once, rebuilds the lost
  * block from them only if one of its bios wants it, and serves every bio.
@@ -50,6 +56,7 @@ struct fanraid_r6_stripe {
 	struct list_head parked;	/* in r6->parked, oldest first, until dispatched */
 	struct work_struct work;
 	struct fanraid_c *fc;
+	struct fanraid_r6_gather *gd;	/* its domain */
 	const struct fr_geom *g;	/* the layout of its row (two during a grow) */
 	u64 row;
 	u32 window;			/* index of the window in its chunk */
@@ -75,81 +82,151 @@ size_t fanraid_r6_stripe_size(const struct fr_geom *g)
 			     g->data_devs * FANRAID_R6_WIN_LONGS);
 }
 
-static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6 *r6,
-						   u64 row, u32 window)
+/* Windows per chunk: at most 32768 / FANRAID_R6_MAX_IO_SECTORS. */
+static u64 fanraid_r6_window_key(u64 row, u32 window)
 {
-	/* Windows per chunk: at most 32768 / FANRAID_R6_MAX_IO_SECTORS. */
-	return &r6->gather_hash[hash_64((row << 12) | window,
-					FANRAID_R6_GATHER_BITS)];
+	return (row << 12) | window;
 }
 
-static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6 *r6,
+/*
+ * The domain of window @window of @row. Not the bits that pick its bucket
+ * (the top ones of the same product): the two would go together.
+ */
+static struct fanraid_r6_gather *fanraid_r6_domain(struct fanraid_r6 *r6,
+						   u64 row, u32 window)
+{
+	u64 key = fanraid_r6_window_key(row, window);
+
+	return &r6->gather[hash_64(key, 32) & ((1U << r6->gather_bits) - 1)];
+}
+
+static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6_gather *gd,
+						   u64 row, u32 window)
+{
+	return &gd->hash[hash_64(fanraid_r6_window_key(row, window),
+				 FANRAID_R6_GATHER_BITS)];
+}
+
+static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6_gather *gd,
 							const struct fr_geom *g,
 							u64 row, u32 window,
 							bool read)
 {
 	struct fanraid_r6_stripe *st;
 
-	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(r6, row, window), node)
+	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(gd, row, window), node)
 		if (st->row == row && st->window == window && st->read == read &&
 		    st->g == g)
 			return st;
 	return NULL;
 }
 
+/* Where a write (or read) ends, as the domains' tails hold it; never 0. */
+static u64 fanraid_r6_tail_key(sector_t end, bool read)
+{
+	return ((u64)end << 1) | read;
+}
+
 /*
- * Does a write (@read: a read) starting at array sector @start continue
- * one whose window is still parked or being written? Called with
- * gather_lock held.
+ * The domain whose windows hold the sector before @loc (@in_chunk sectors
+ * into its chunk): where a write that @loc continues was gathered. NULL at
+ * the array's start.
  */
-static bool fanraid_r6_tail_find(struct fanraid_r6 *r6, sector_t start,
-				 bool read)
+static struct fanraid_r6_gather *fanraid_r6_prev_domain(struct fanraid_r6 *r6,
+							const struct fr_geom *g,
+							const struct fr_loc *loc,
+							u32 in_chunk)
+{
+	u32 win_sectors = fanraid_r6_win_sectors(g);
+	u32 last = (g->chunk_sectors - 1) / win_sectors;
+
+	if (in_chunk)
+		return fanraid_r6_domain(r6, loc->row, (in_chunk - 1) / win_sectors);
+	if (loc->data_idx)
+		return fanraid_r6_domain(r6, loc->row, last);
+	return loc->row ? fanraid_r6_domain(r6, loc->row - 1, last) : NULL;
+}
+
+/*
+ * Does a write (@read: a read) whose start gives @key continue one whose
+ * window is still parked or being written? @gd is the domain of the sector
+ * before it; its lock is not needed: a stale answer only gathers a window
+ * a little longer or shorter.
+ */
+static bool fanraid_r6_tail_find(struct fanraid_r6_gather *gd, u64 key)
 {
 	unsigned int i;
 
 	for (i = 0; i < FANRAID_R6_TAILS; i++)
-		if (r6->tail_st[i] && r6->tail_end[i] == start &&
-		    r6->tail_st[i]->read == read)
+		if (READ_ONCE(gd->tail_key[i]) == key)
 			return true;
 	return false;
 }
 
-static void fanraid_r6_tail_add(struct fanraid_r6 *r6, sector_t end,
+/* Called with gd->lock held. */
+static void fanraid_r6_tail_add(struct fanraid_r6_gather *gd, u64 key,
 				struct fanraid_r6_stripe *st)
 {
-	unsigned int i = r6->tail_next++ % FANRAID_R6_TAILS;
+	unsigned int i = gd->tail_next++ % FANRAID_R6_TAILS;
 
-	r6->tail_end[i] = end;
-	r6->tail_st[i] = st;
+	WRITE_ONCE(gd->tail_key[i], key);
+	gd->tail_st[i] = st;
 }
 
-/* @st is written: what follows its bios is no longer a stream's next write. */
-static void fanraid_r6_tail_forget(struct fanraid_r6 *r6,
+/*
+ * @st is written: what follows its bios is no longer a stream's next
+ * write. Called with gd->lock held.
+ */
+static void fanraid_r6_tail_forget(struct fanraid_r6_gather *gd,
 				   struct fanraid_r6_stripe *st)
 {
 	unsigned int i;
 
 	for (i = 0; i < FANRAID_R6_TAILS; i++)
-		if (r6->tail_st[i] == st)
-			r6->tail_st[i] = NULL;
+		if (gd->tail_st[i] == st) {
+			gd->tail_st[i] = NULL;
+			WRITE_ONCE(gd->tail_key[i], 0);
+		}
 }
 
 /*
- * Hand an entry to the writer; the gatherer that holds it in r6->inline_st
- * writes it itself. Called with gather_lock held.
+ * Hand an entry to the writer; the gatherer that holds it in gd->inline_st
+ * writes it itself. Called with gd->lock held.
  */
-static void fanraid_r6_stripe_go(struct fanraid_r6 *r6,
+static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 				 struct fanraid_r6_stripe *st)
 {
 	if (!st->stream)
-		r6->lone--;
+		gd->lone--;
 	hlist_del_init(&st->node);
 	list_del_init(&st->parked);
-	r6->writing++;
-	if (st == r6->inline_st)
-		r6->inline_go = true;
+	/* Others read it unlocked, summing every domain's. */
+	WRITE_ONCE(gd->writing, gd->writing + 1);
+	if (st == gd->inline_st)
+		gd->inline_go = true;
 	else
-		queue_work(r6->write_wq, &st->work);
+		queue_work(gd->r6->write_wq, &st->work);
+}
+
+/* Windows being written, all domains: a hint, read unlocked. */
+static unsigned int fanraid_r6_writing(struct fanraid_r6 *r6)
+{
+	unsigned int i, writing = 0;
+
+	for (i = 0; i < 1U << r6->gather_bits; i++)
+		writing += READ_ONCE(r6->gather[i].writing);
+	return writing;
+}
+
+/*
+ * Entries one domain may hold at once: its share of the stripe cache's
+ * (fanraid-r6-cache.c), and never fewer than it takes to keep the members
+ * busy.
+ */
+static int fanraid_r6_domain_windows(struct fanraid_r6 *r6)
+{
+	return max_t(u32, FANRAID_R6_GATHER_BUSY,
+		     r6->max_windows >> r6->gather_bits);
 }
 
 /*
@@ -175,10 +252,11 @@ static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
 }
 
 /*
- * Dispatch what should not wait longer, and return when to look again
- * (KTIME_MAX: nothing parked). A partial window is worth holding only
- * while more writes may still fill it:
- * - while writes wait to be gathered;
+ * Dispatch what of domain @gd should not wait longer, and return when to
+ * look again (KTIME_MAX: nothing parked). A partial window is worth
+ * holding only while more writes may still fill it:
+ * - while writes wait to be gathered into this domain (no other domain's
+ *   can fill its windows);
  * - while the task that mapped the last write still runs: the DM core maps
  *   the pieces of a split bio one after another in the submitter's context.
  *   Once it sleeps (waiting for its I/O), nothing more is coming from it;
@@ -193,63 +271,67 @@ static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
  * (With the members not busy, a lone window waits only for its submitter
  * to sleep, so a queue-depth-1 writer's whole stripes are never split.)
  * No window waits longer than FANRAID_R6_GATHER_MAX_USEC. Called with
- * gather_lock held.
+ * gd->lock held.
  */
-static ktime_t fanraid_r6_kick(struct fanraid_r6 *r6)
+static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 {
-	bool idle = !atomic_read(&r6->gathering) &&
+	struct fanraid_r6 *r6 = gd->r6;
+	bool idle = !atomic_read(&gd->gathering) &&
 		    !fanraid_r6_submitter_runs(r6);
-	bool busy = r6->writing >= FANRAID_R6_GATHER_BUSY;
+	bool busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
-	bool full = atomic_read(&r6->windows) >= r6->max_windows;
+	bool full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
 	ktime_t now = ktime_get(), next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
 
+	if (list_empty(&gd->parked))
+		return KTIME_MAX;
 	if (full || (idle && !busy)) {
-		list_for_each_entry_safe(st, tmp, &r6->parked, parked)
-			fanraid_r6_stripe_go(r6, st);
+		list_for_each_entry_safe(st, tmp, &gd->parked, parked)
+			fanraid_r6_stripe_go(gd, st);
 		return KTIME_MAX;
 	}
-	list_for_each_entry_safe(st, tmp, &r6->parked, parked) {
+	list_for_each_entry_safe(st, tmp, &gd->parked, parked) {
 		ktime_t due = ktime_add_us(st->since, st->stream || !busy ?
 					   FANRAID_R6_GATHER_MAX_USEC :
 					   FANRAID_R6_GATHER_LONE_USEC);
 
 		if (!ktime_before(now, due) || (idle && !st->stream)) {
-			fanraid_r6_stripe_go(r6, st);
+			fanraid_r6_stripe_go(gd, st);
 			continue;
 		}
 		next = min(next, due);
 		/* Oldest first: the streams' windows after it are due later. */
-		if (!r6->lone)
+		if (!gd->lone)
 			break;
 	}
 	/* Look at the submitter again soon. */
-	if (next != KTIME_MAX && (r6->lone || !busy))
+	if (next != KTIME_MAX && (gd->lone || !busy))
 		next = min(next, ktime_add_us(now, FANRAID_R6_GATHER_POLL_USEC));
 	return next;
 }
 
-/* Process context, gather_lock held: make sure the timer fires by @next. */
-static void fanraid_r6_arm(struct fanraid_r6 *r6, ktime_t next)
+/* Process context, gd->lock held: make sure its timer fires by @next. */
+static void fanraid_r6_arm(struct fanraid_r6_gather *gd, ktime_t next)
 {
 	if (next == KTIME_MAX)
 		return;
-	if (hrtimer_is_queued(&r6->gather_timer) &&
-	    !ktime_before(next, hrtimer_get_expires(&r6->gather_timer)))
+	if (hrtimer_is_queued(&gd->timer) &&
+	    !ktime_before(next, hrtimer_get_expires(&gd->timer)))
 		return;
-	hrtimer_start(&r6->gather_timer, next, HRTIMER_MODE_ABS);
+	hrtimer_start(&gd->timer, next, HRTIMER_MODE_ABS);
 }
 
 static enum hrtimer_restart fanraid_r6_gather_timer(struct hrtimer *timer)
 {
-	struct fanraid_r6 *r6 = container_of(timer, struct fanraid_r6,
-					     gather_timer);
+	struct fanraid_r6_gather *gd = container_of(timer,
+						    struct fanraid_r6_gather,
+						    timer);
 	unsigned long flags;
 	ktime_t next;
 
-	spin_lock_irqsave(&r6->gather_lock, flags);
-	next = fanraid_r6_kick(r6);
+	spin_lock_irqsave(&gd->lock, flags);
+	next = fanraid_r6_kick(gd);
 	/*
 	 * fanraid_r6_arm() may have started the timer again meanwhile: then
 	 * it is queued with the expiry it needs, and must not be changed.
@@ -258,29 +340,30 @@ static enum hrtimer_restart fanraid_r6_gather_timer(struct hrtimer *timer)
 		hrtimer_set_expires(timer, next);
 	else
 		next = KTIME_MAX;
-	spin_unlock_irqrestore(&r6->gather_lock, flags);
+	spin_unlock_irqrestore(&gd->lock, flags);
 	return next == KTIME_MAX ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 /*
- * Room for one more gathering window; at the limit, windows parked to
- * gather more writes are sent on at once, so room comes soon.
+ * Room for one more gathering window in @gd; at the limit, windows parked
+ * there to gather more writes are sent on at once, so room comes soon.
  */
-static void fanraid_r6_window_get(struct fanraid_r6 *r6)
+static void fanraid_r6_window_get(struct fanraid_r6_gather *gd)
 {
-	if (atomic_add_unless(&r6->windows, 1, r6->max_windows))
+	int max = fanraid_r6_domain_windows(gd->r6);
+
+	if (atomic_add_unless(&gd->windows, 1, max))
 		return;
-	spin_lock_irq(&r6->gather_lock);
-	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
-	spin_unlock_irq(&r6->gather_lock);
-	wait_event(r6->window_wait,
-		   atomic_add_unless(&r6->windows, 1, r6->max_windows));
+	spin_lock_irq(&gd->lock);
+	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
+	spin_unlock_irq(&gd->lock);
+	wait_event(gd->window_wait, atomic_add_unless(&gd->windows, 1, max));
 }
 
-static void fanraid_r6_window_put(struct fanraid_r6 *r6)
+static void fanraid_r6_window_put(struct fanraid_r6_gather *gd)
 {
-	atomic_dec(&r6->windows);
-	wake_up(&r6->window_wait);
+	atomic_dec(&gd->windows);
+	wake_up(&gd->window_wait);
 }
 
 /*
@@ -448,7 +531,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 						    struct fanraid_r6_stripe,
 						    work);
 	struct fanraid_c *fc = st->fc;
-	struct fanraid_r6 *r6 = fc->r6;
+	struct fanraid_r6_gather *gd = st->gd;
 	u32 win_pages = fanraid_r6_win_sectors(&fc->geom) >> PAGE_SECTORS_SHIFT;
 	u32 first = st->first >> PAGE_SECTORS_SHIFT;
 	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
@@ -510,19 +593,34 @@ end_bios:
 		bio_endio(bio);
 	}
 
-	fanraid_r6_window_put(r6);
-	spin_lock_irq(&r6->gather_lock);
-	fanraid_r6_tail_forget(r6, st);
-	r6->writing--;
-	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
-	spin_unlock_irq(&r6->gather_lock);
-	mempool_free(st, &r6->stripe_pool);
+	fanraid_r6_window_put(gd);
+	spin_lock_irq(&gd->lock);
+	fanraid_r6_tail_forget(gd, st);
+	WRITE_ONCE(gd->writing, gd->writing - 1);
+	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
+	spin_unlock_irq(&gd->lock);
+	mempool_free(st, &fc->r6->stripe_pool);
+}
+
+/* Where @bio lies in layout @g: its place, window, and offset in the chunk. */
+static struct fanraid_r6_gather *fanraid_r6_bio_domain(struct fanraid_c *fc,
+						       struct bio *bio,
+						       const struct fr_geom *g,
+						       struct fr_loc *loc,
+						       u32 *in_chunk)
+{
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+
+	*in_chunk = logical & (g->chunk_sectors - 1);
+	fr_geom_map(g, logical, loc);
+	return fanraid_r6_domain(fc->r6, loc->row,
+				 *in_chunk / fanraid_r6_win_sectors(g));
 }
 
 /*
  * kfanraid6: add a write or read to its window's entry (its row in layout
  * @g), and dispatch what is ready.
- * The caller counted it in r6->gathering.
+ * The caller counted it in its domain's gathering.
  */
 static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 				  const struct fr_geom *g)
@@ -530,35 +628,38 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	struct fanraid_r6 *r6 = fc->r6;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 win_sectors = fanraid_r6_win_sectors(g);
-	u32 in_chunk = logical & (g->chunk_sectors - 1);
-	u32 window = in_chunk / win_sectors;
-	u32 start = in_chunk & (win_sectors - 1);
-	u32 end = start + bio_sectors(bio), s;
-	struct fanraid_r6_stripe *st, *spare = NULL;
 	bool read = !op_is_write(bio_op(bio));
+	struct fanraid_r6_stripe *st, *spare = NULL;
+	struct fanraid_r6_gather *gd, *prev;
+	u32 in_chunk, window, start, end, s;
 	unsigned long *cover;
 	struct fr_loc loc;
 	bool go;
 
+	gd = fanraid_r6_bio_domain(fc, bio, g, &loc, &in_chunk);
+	window = in_chunk / win_sectors;
+	start = in_chunk & (win_sectors - 1);
+	end = start + bio_sectors(bio);
 	if (WARN_ON_ONCE(end > win_sectors) || start == end) {
-		atomic_dec(&r6->gathering);
+		atomic_dec(&gd->gathering);
 		bio->bi_status = start == end ? BLK_STS_OK : BLK_STS_IOERR;
 		bio_endio(bio);
 		return;
 	}
-	fr_geom_map(g, logical, &loc);
+	prev = fanraid_r6_prev_domain(r6, g, &loc, in_chunk);
 
 	/* Allocation may sleep, so it happens outside the lock, and only when needed. */
 	for (;;) {
-		spin_lock_irq(&r6->gather_lock);
-		st = fanraid_r6_stripe_find(r6, g, loc.row, window, read);
+		spin_lock_irq(&gd->lock);
+		st = fanraid_r6_stripe_find(gd, g, loc.row, window, read);
 		if (st || spare)
 			break;
-		spin_unlock_irq(&r6->gather_lock);
-		fanraid_r6_window_get(r6);
+		spin_unlock_irq(&gd->lock);
+		fanraid_r6_window_get(gd);
 		spare = mempool_alloc(&r6->stripe_pool, GFP_NOIO);
 		memset(spare, 0, fanraid_r6_stripe_size(g));
 		spare->fc = fc;
+		spare->gd = gd;
 		spare->g = g;
 		spare->row = loc.row;
 		spare->window = window;
@@ -572,16 +673,18 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		st = spare;
 		spare = NULL;
 		st->since = ktime_get();
-		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(r6, loc.row,
+		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(gd, loc.row,
 								   window));
-		list_add_tail(&st->parked, &r6->parked);
-		r6->lone++;
+		list_add_tail(&st->parked, &gd->parked);
+		gd->lone++;
 	}
-	if (!st->stream && fanraid_r6_tail_find(r6, logical, read)) {
+	if (!st->stream && prev &&
+	    fanraid_r6_tail_find(prev, fanraid_r6_tail_key(logical, read))) {
 		st->stream = true;
-		r6->lone--;
+		gd->lone--;
 	}
-	fanraid_r6_tail_add(r6, logical + bio_sectors(bio), st);
+	fanraid_r6_tail_add(gd, fanraid_r6_tail_key(logical + bio_sectors(bio),
+						    read), st);
 
 	bio_list_add(&st->bios, bio);
 	st->first = min(st->first, start);
@@ -591,31 +694,31 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	for (s = start; s < end; s++)
 		if (!__test_and_set_bit(s, cover))
 			st->covered++;
-	atomic_dec(&r6->gathering);
+	atomic_dec(&gd->gathering);
 
 	/*
-	 * The only window to write (queue depth 1) is written here, saving
-	 * the latency of a second worker; under load kfanraid6w writes them,
-	 * which keeps the operations in flight bounded.
+	 * The only window of its domain to write (queue depth 1) is written
+	 * here, saving the latency of a second worker; under load kfanraid6w
+	 * writes them, which keeps the operations in flight bounded.
 	 */
-	if (!r6->writing)
-		r6->inline_st = st;
+	if (!gd->writing)
+		gd->inline_st = st;
 	/*
 	 * A FUA write's submitter waits for it to be stable (a journal
 	 * commit, a log record): it sends nothing that would fill the window
 	 * until then.
 	 */
 	if (st->covered == g->data_devs * win_sectors || (bio->bi_opf & REQ_FUA))
-		fanraid_r6_stripe_go(r6, st);
-	fanraid_r6_arm(r6, fanraid_r6_kick(r6));
-	go = r6->inline_go;
-	r6->inline_st = NULL;
-	r6->inline_go = false;
-	spin_unlock_irq(&r6->gather_lock);
+		fanraid_r6_stripe_go(gd, st);
+	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
+	go = gd->inline_go;
+	gd->inline_st = NULL;
+	gd->inline_go = false;
+	spin_unlock_irq(&gd->lock);
 
 	if (spare) {
 		mempool_free(spare, &r6->stripe_pool);
-		fanraid_r6_window_put(r6);
+		fanraid_r6_window_put(gd);
 	}
 	if (go)
 		fanraid_r6_stripe_work(&st->work);
@@ -629,6 +732,16 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 			      fb->g);
 }
 
+/* Count @bio as queued for its domain: its windows wait for it. */
+static void fanraid_r6_gather_count(struct fanraid_c *fc, struct bio *bio,
+				    const struct fr_geom *g)
+{
+	struct fr_loc loc;
+	u32 in_chunk;
+
+	atomic_inc(&fanraid_r6_bio_domain(fc, bio, g, &loc, &in_chunk)->gathering);
+}
+
 /*
  * A write of zeroes to the part of one stripe window that @bio covers
  * (fanraid-r6-discard.c: the partial rows of a write-zeroes request). It
@@ -637,7 +750,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
  */
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
 {
-	atomic_inc(&fc->r6->gathering);
+	fanraid_r6_gather_count(fc, bio, &fc->geom);
 	fanraid_r6_gather_bio(fc, bio, &fc->geom);
 }
 
@@ -649,20 +762,49 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 
-	atomic_inc(&r6->gathering);
+	fanraid_r6_gather_count(fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)),
+				fb->g);
 	/* Stored only when the writer changes, so one writer dirties no shared line. */
 	if (READ_ONCE(r6->submitter) != current->pid)
 		WRITE_ONCE(r6->submitter, current->pid);
 	INIT_WORK(&fb->work, fanraid_r6_gather_work);
-	queue_work(fc->r6->wq, &fb->work);
+	queue_work(r6->wq, &fb->work);
 }
 
-void fanraid_r6_gather_init(struct fanraid_r6 *r6)
+/*
+ * One domain per CPU, up to FANRAID_R6_GATHER_DOMAINS_MAX: more could not
+ * gather at once. First in the constructor, so that a failed one can
+ * always tear it down.
+ */
+int fanraid_r6_gather_init(struct fanraid_r6 *r6)
 {
-	spin_lock_init(&r6->gather_lock);
-	INIT_LIST_HEAD(&r6->parked);
-	hrtimer_init(&r6->gather_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	r6->gather_timer.function = fanraid_r6_gather_timer;
+	u32 n = min_t(u32, num_possible_cpus(), FANRAID_R6_GATHER_DOMAINS_MAX);
+	u32 i;
+
+	r6->gather_bits = ilog2(roundup_pow_of_two(n));
+	r6->gather = kvcalloc(1U << r6->gather_bits, sizeof(*r6->gather),
+			      GFP_KERNEL);
+	if (!r6->gather)
+		return -ENOMEM;
+	for (i = 0; i < 1U << r6->gather_bits; i++) {
+		struct fanraid_r6_gather *gd = &r6->gather[i];
+
+		gd->r6 = r6;
+		spin_lock_init(&gd->lock);
+		INIT_LIST_HEAD(&gd->parked);
+		init_waitqueue_head(&gd->window_wait);
+		hrtimer_init(&gd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		gd->timer.function = fanraid_r6_gather_timer;
+	}
+	return 0;
+}
+
+static void fanraid_r6_gather_cancel(struct fanraid_r6 *r6)
+{
+	u32 i;
+
+	for (i = 0; i < 1U << r6->gather_bits; i++)
+		hrtimer_cancel(&r6->gather[i].timer);
 }
 
 /*
@@ -672,13 +814,24 @@ void fanraid_r6_gather_init(struct fanraid_r6 *r6)
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
 {
 	struct fanraid_r6_stripe *st, *tmp;
+	u32 i;
 
-	hrtimer_cancel(&r6->gather_timer);
-	if (!r6->write_wq)
+	if (!r6->gather)
 		return;
-	spin_lock_irq(&r6->gather_lock);
-	list_for_each_entry_safe(st, tmp, &r6->parked, parked)
-		fanraid_r6_stripe_go(r6, st);
-	spin_unlock_irq(&r6->gather_lock);
-	flush_workqueue(r6->write_wq);
+	fanraid_r6_gather_cancel(r6);
+	if (r6->write_wq) {
+		for (i = 0; i < 1U << r6->gather_bits; i++) {
+			struct fanraid_r6_gather *gd = &r6->gather[i];
+
+			spin_lock_irq(&gd->lock);
+			list_for_each_entry_safe(st, tmp, &gd->parked, parked)
+				fanraid_r6_stripe_go(gd, st);
+			spin_unlock_irq(&gd->lock);
+		}
+		flush_workqueue(r6->write_wq);
+		/* A finished entry may have looked at its domain's timer again. */
+		fanraid_r6_gather_cancel(r6);
+	}
+	kvfree(r6->gather);
+	r6->gather = NULL;
 }

@@ -80,12 +80,15 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	fc->r6 = r6;
-	/* First, so that a failed constructor can always tear it down. */
-	fanraid_r6_gather_init(r6);
 	for (i = 0; i < ARRAY_SIZE(r6->window_locks); i++)
 		mutex_init(&r6->window_locks[i]);
 	mutex_init(&r6->zero_lock);
 
+	r = fanraid_r6_gather_init(r6);
+	if (r) {
+		*error = "Cannot allocate RAID6 gathering domains";
+		return r;
+	}
 	r = fanraid_r6_cache_check(fc, error);
 	if (!r)
 		r = fanraid_r6_cache_create(fc, fanraid_r6_stripe_size(&fc->geom),

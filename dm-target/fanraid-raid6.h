@@ -88,7 +88,7 @@ void fanraid_r6_read_work(struct work_struct *work);
 size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb);
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio);
-void fanraid_r6_gather_init(struct fanraid_r6 *r6);
+int fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
 
 /* fanraid-r6-discard.c: discard and write-zeroes */

@@ -45,7 +45,12 @@ struct fr_sb;
  * at least; more when the stripe cache holds more operations.
  */
 #define FANRAID_R6_MAX_ACTIVE	16
-/* Stripe windows gathering writes are hashed; a collision only costs a compare. */
+/*
+ * Stripe windows gathering writes are hashed onto domains, one per CPU up
+ * to GATHER_DOMAINS_MAX, and within a domain onto 1 << GATHER_BITS buckets;
+ * a collision only costs a compare.
+ */
+#define FANRAID_R6_GATHER_DOMAINS_MAX	16
 #define FANRAID_R6_GATHER_BITS	8
 /*
  * Partial stripe windows wait for more writes while at least this many
@@ -61,8 +66,9 @@ struct fr_sb;
  */
 #define FANRAID_R6_GATHER_LONE_USEC	1000
 /*
- * Ends of the last writes gathered, while their windows are in flight: a
- * write starting at one continues a stream (fanraid_r6_tail_*()).
+ * Ends of the last writes gathered into a domain, while their windows are
+ * in flight: a write starting at one continues a stream
+ * (fanraid_r6_tail_*()).
  */
 #define FANRAID_R6_TAILS	64
 /*
@@ -206,6 +212,34 @@ struct fanraid_ra_stats {
 	u64 v[FANRAID_RA_STAT_COUNT];
 };
 
+/*
+ * One gathering domain (fanraid-r6-gather.c): the windows hashed onto it,
+ * under its own lock, so writers of different windows share no lock and no
+ * counter. Its own cache line: each is written by whoever gathers into it.
+ */
+struct fanraid_r6_gather {
+	struct fanraid_r6 *r6;
+	spinlock_t lock;		/* all below but the atomics; taken by its timer */
+	struct hlist_head hash[1 << FANRAID_R6_GATHER_BITS];
+	struct list_head parked;	/* gathering windows, oldest first */
+	struct hrtimer timer;		/* dispatches windows that waited long enough */
+	atomic_t gathering;		/* writes queued for it, not yet in a window */
+	atomic_t windows;		/* entries allocated now */
+	wait_queue_head_t window_wait;	/* for room for a window */
+	unsigned int writing;		/* windows dispatched, not yet complete */
+	unsigned int lone;		/* parked windows no stream writes to */
+	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
+	bool inline_go;			/* ... and it was dispatched */
+	/*
+	 * Where recent writes into its windows end (array sector << 1 | read;
+	 * 0 for none), read without the lock by the domain of the window that
+	 * follows; and their entries, to forget them when written.
+	 */
+	u64 tail_key[FANRAID_R6_TAILS];
+	struct fanraid_r6_stripe *tail_st[FANRAID_R6_TAILS];
+	unsigned int tail_next;
+} ____cacheline_aligned_in_smp;
+
 /* RAID6 state: the workers, their memory pools and the stripe window locks. */
 struct fanraid_r6 {
 	struct fanraid_c *fc;
@@ -227,27 +261,14 @@ struct fanraid_r6 {
 	u32 ticket_next;		/* operations are handed out in request order */
 	u32 ticket_served;
 	u32 full_ops;			/* whole-window operations its pages hold at once */
-	u32 max_windows;		/* gathering windows allowed at once */
-	atomic_t windows;		/* ... allocated now */
-	wait_queue_head_t window_wait;	/* for room for a window */
+	u32 max_windows;		/* gathering windows allowed at once, all domains */
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
 	struct workqueue_struct *write_wq;
 	mempool_t stripe_pool;
-	spinlock_t gather_lock;		/* the hash, parked, writing; taken by a timer */
-	struct hlist_head gather_hash[1 << FANRAID_R6_GATHER_BITS];
-	struct list_head parked;	/* gathering windows, oldest first */
-	struct hrtimer gather_timer;	/* dispatches windows that waited long enough */
-	atomic_t gathering;		/* writes queued, not yet in a window */
-	unsigned int writing;		/* windows dispatched, not yet complete */
+	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
+	u32 gather_bits;		/* log2 of their number */
 	pid_t submitter;		/* thread id of the last task to map a write */
-	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
-	bool inline_go;			/* ... and it was dispatched */
-	unsigned int lone;		/* parked windows no stream writes to */
-	/* array sectors where recent writes end, and their windows */
-	sector_t tail_end[FANRAID_R6_TAILS];
-	struct fanraid_r6_stripe *tail_st[FANRAID_R6_TAILS];
-	unsigned int tail_next;
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
