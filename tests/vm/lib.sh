@@ -271,6 +271,16 @@ fanraid_counter() {
 		$3 == "fanraid" { print $(9 + 6 * i + k); exit }'
 }
 
+# fanraid_members_sum DEV NDEVS FIELD: a member counter (fanraid_counter's
+# FIELD) summed over members 0..NDEVS-1.
+fanraid_members_sum() {
+	local i sum=0
+	for ((i = 0; i < $2; i++)); do
+		sum=$((sum + $(fanraid_counter "$1" "$i" "$3")))
+	done
+	echo "$sum"
+}
+
 # fanraid_total DEV FIELD: a whole-array counter after the per-member ones
 # in the fanraid INFO status. FIELD: mismatch_cnt ra_hits ra_misses
 # ra_prefetched ra_wasted flushes_elided stripe_cache_kib

@@ -9,14 +9,6 @@ have_cmd raidcalc || skip "raidcalc not in the image"
 
 off=2048
 
-member_reads() { # DEV NDEVS: every member's read counter, summed
-	local i sum=0
-	for ((i = 0; i < $2; i++)); do
-		sum=$((sum + $(fanraid_counter "$1" "$i" reads)))
-	done
-	echo "$sum"
-}
-
 full_stripes() { # NDEVS CHUNK_SECTORS ROWS
 	local n=$1 chunk=$2 rows=$3 stripe len i table reads
 	local -a devs=()
@@ -34,7 +26,7 @@ full_stripes() { # NDEVS CHUNK_SECTORS ROWS
 	dd if=/tmp/data of=/dev/mapper/fr bs=$((stripe * 512)) oflag=direct status=none
 	head -c $((len * 512)) /dev/urandom >/tmp/data
 	dd if=/tmp/data of=/dev/mapper/fr bs=$((2 * stripe * 512)) oflag=direct status=none
-	reads=$(member_reads fr "$n")
+	reads=$(fanraid_members_sum fr "$n" reads)
 	assert_eq "$reads" 0 "n=$n chunk=$((chunk / 2))K: member reads during full-stripe writes"
 
 	raidcalc verify "$(dmsetup table fr)" >/tmp/verify.out 2>&1 ||
@@ -46,7 +38,7 @@ full_stripes() { # NDEVS CHUNK_SECTORS ROWS
 	# Negative control: a 4 KiB write into one chunk must read something.
 	dmsetup message fr 0 stats reset
 	head -c 4096 /dev/urandom | dd of=/dev/mapper/fr bs=4096 seek=1 oflag=direct status=none
-	reads=$(member_reads fr "$n")
+	reads=$(fanraid_members_sum fr "$n" reads)
 	[ "$reads" -gt 0 ] || fail "n=$n: a partial write read no member (counter broken?)"
 
 	dm_remove fr
