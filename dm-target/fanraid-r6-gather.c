@@ -190,6 +190,69 @@ static void fanraid_r6_tail_forget(struct fanraid_r6_gather *gd,
 }
 
 /*
+ * A small write no stream continues: most likely its writer waits for it
+ * (an fsync's data, a log record, a journal commit). Not a large one: a
+ * queue-depth-1 writer of 1 MiB bios sends such windows too, and holding
+ * its own stream windows back would only slow it.
+ */
+static bool fanraid_r6_waited_for(struct fanraid_r6_stripe *st)
+{
+	return !st->stream && !st->read &&
+	       st->covered <= FANRAID_R6_YIELD_SECTORS;
+}
+
+/*
+ * Such a write was sent on, or ended (the first one may take long behind
+ * the stream's windows, and its writer's next comes after it). Stored at
+ * most once a jiffy, so random writers dirty no shared line per write.
+ */
+static void fanraid_r6_waiter_seen(struct fanraid_r6 *r6)
+{
+	unsigned long now = jiffies;
+
+	if (READ_ONCE(r6->waiter_seen) != now)
+		WRITE_ONCE(r6->waiter_seen, now);
+}
+
+/* Whether a stream window may start now; counts it if so. */
+static bool fanraid_r6_stream_admit(struct fanraid_r6 *r6)
+{
+	unsigned long seen = READ_ONCE(r6->waiter_seen);
+	int writing;
+
+	if (time_after_eq(jiffies, seen + msecs_to_jiffies(FANRAID_R6_YIELD_MSEC))) {
+		atomic_inc(&r6->stream_writing);
+		return true;
+	}
+	writing = atomic_read(&r6->stream_writing);
+	do {
+		if (writing >= FANRAID_R6_YIELD_WINDOWS)
+			return false;
+	} while (!atomic_try_cmpxchg(&r6->stream_writing, &writing, writing + 1));
+	return true;
+}
+
+/*
+ * Before a stream's window is written. Members serve their queues in
+ * order, and a stream 32 deep keeps some 40 windows there: a waiting
+ * writer's read-modify-write sat behind 200 ms of them at 25 MiB/s
+ * members (docs/benchmarking.md). So while such a writer is about, a
+ * stream keeps only FANRAID_R6_YIELD_WINDOWS windows at the members, which
+ * still keeps them busy; the rest wait here, holding no pages.
+ */
+static void fanraid_r6_stream_start(struct fanraid_r6 *r6)
+{
+	wait_event(r6->stream_wait, fanraid_r6_stream_admit(r6));
+}
+
+static void fanraid_r6_stream_end(struct fanraid_r6 *r6)
+{
+	atomic_dec(&r6->stream_writing);
+	if (wq_has_sleeper(&r6->stream_wait))
+		wake_up(&r6->stream_wait);
+}
+
+/*
  * Hand an entry to the writer; the gatherer that holds it in gd->inline_st
  * writes it itself. Called with gd->lock held.
  */
@@ -198,6 +261,8 @@ static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 {
 	if (!st->stream)
 		gd->lone--;
+	if (fanraid_r6_waited_for(st))
+		fanraid_r6_waiter_seen(gd->r6);
 	hlist_del_init(&st->node);
 	list_del_init(&st->parked);
 	/* Others read it unlocked, summing every domain's. */
@@ -564,6 +629,8 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		status = BLK_STS_IOERR;
 		goto done;
 	}
+	if (st->stream)
+		fanraid_r6_stream_start(fc->r6);
 	/* Pages before the window lock: whoever holds it only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->g, st->row,
 			       st->window * win_pages + first, end - first);
@@ -573,6 +640,8 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	status = fanraid_r6_stripe_write(op, st);
 	mutex_unlock(lock);
 	fanraid_r6_op_put(op);
+	if (st->stream)
+		fanraid_r6_stream_end(fc->r6);
 	/*
 	 * A write that skipped a failed member is acknowledged only once the
 	 * survivors record the failure: after a crash that member is stale.
@@ -588,6 +657,8 @@ done:
 	 */
 	fanraid_meta_write_end(fc);
 end_bios:
+	if (fanraid_r6_waited_for(st))
+		fanraid_r6_waiter_seen(fc->r6);
 	while ((bio = bio_list_pop(&st->bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
@@ -786,6 +857,8 @@ int fanraid_r6_gather_init(struct fanraid_r6 *r6)
 			      GFP_KERNEL);
 	if (!r6->gather)
 		return -ENOMEM;
+	r6->waiter_seen = jiffies - msecs_to_jiffies(FANRAID_R6_YIELD_MSEC);
+	init_waitqueue_head(&r6->stream_wait);
 	for (i = 0; i < 1U << r6->gather_bits; i++) {
 		struct fanraid_r6_gather *gd = &r6->gather[i];
 

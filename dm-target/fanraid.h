@@ -66,6 +66,15 @@ struct fr_sb;
  */
 #define FANRAID_R6_GATHER_LONE_USEC	1000
 /*
+ * For YIELD_MSEC after a small write (YIELD_SECTORS at most) that no stream
+ * continues was sent on, most likely with its writer waiting on it, streams
+ * keep at most YIELD_WINDOWS windows at the members
+ * (fanraid_r6_stream_start()).
+ */
+#define FANRAID_R6_YIELD_SECTORS	64
+#define FANRAID_R6_YIELD_MSEC	100
+#define FANRAID_R6_YIELD_WINDOWS	2
+/*
  * Ends of the last writes gathered into a domain, while their windows are
  * in flight: a write starting at one continues a stream
  * (fanraid_r6_tail_*()).
@@ -269,6 +278,9 @@ struct fanraid_r6 {
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
 	u32 gather_bits;		/* log2 of their number */
 	pid_t submitter;		/* thread id of the last task to map a write */
+	unsigned long waiter_seen;	/* jiffies a lone write window last went */
+	atomic_t stream_writing;	/* stream windows being written */
+	wait_queue_head_t stream_wait;	/* for one to end while streams yield */
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
