@@ -138,7 +138,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			goto nomem;
 		list_add(&op->node, &r6->free_ops);
 	}
-	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole-window), %u gather windows in %u domains",
+	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole), %u gathering in %u domains",
 	       dm_table_device_name(fc->ti->table), fc->features.stripe_cache_mb,
 	       r6->npages, r6->nops, r6->full_ops, r6->max_windows,
 	       1U << r6->gather_bits);
