@@ -52,8 +52,8 @@
 
 /* Writes gathered for one stripe window. */
 struct fanraid_r6_stripe {
-	struct hlist_node node;		/* in gather_hash until dispatched */
-	struct list_head parked;	/* in r6->parked, oldest first, until dispatched */
+	struct hlist_node node;		/* in gd->hash until dispatched */
+	struct list_head parked;	/* in gd->parked, oldest first, until dispatched */
 	struct work_struct work;
 	struct fanraid_c *fc;
 	struct fanraid_r6_gather *gd;	/* its domain */
