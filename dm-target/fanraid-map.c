@@ -155,8 +155,12 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->flush_counted = false;
 	fb->rs_epoch = 0;
 	fb->g = &fc->geom;
-	if (fc->r6)
+	if (fc->r6) {
 		this_cpu_inc(*fc->r6->mapped);
+		if (unlikely(bio->bi_opf & (REQ_PREFLUSH | REQ_FUA)) &&
+		    bio_sectors(bio) <= FANRAID_R6_YIELD_SECTORS)
+			fanraid_r6_waiter_seen(fc->r6);
+	}
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH))
 		return fanraid_map_flush(fc, bio);
 

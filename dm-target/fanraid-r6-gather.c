@@ -64,6 +64,7 @@ struct fanraid_r6_stripe {
 	u32 covered;			/* distinct data sectors the bios write */
 	ktime_t since;			/* when the first bio arrived */
 	bool stream;			/* a bio continues one still in flight */
+	bool lone;			/* counted in gd->lone_writing */
 	bool read;			/* reads, not writes */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
@@ -190,28 +191,42 @@ static void fanraid_r6_tail_forget(struct fanraid_r6_gather *gd,
 }
 
 /*
- * A small write no stream continues: most likely its writer waits for it
- * (an fsync's data, a log record, a journal commit). Not a large one: a
- * queue-depth-1 writer of 1 MiB bios sends such windows too, and holding
- * its own stream windows back would only slow it.
+ * A writer waits: a flush (an fsync, a journal commit, BlueStore's
+ * kv_sync) or a small FUA write (a log record). Not a large FUA write: an
+ * O_DSYNC stream would hold back itself. Stored at most once a jiffy, so
+ * flushes dirty no shared line each.
  */
-static bool fanraid_r6_waited_for(struct fanraid_r6_stripe *st)
-{
-	return !st->stream && !st->read &&
-	       st->covered <= FANRAID_R6_YIELD_SECTORS;
-}
-
-/*
- * Such a write was sent on, or ended (the first one may take long behind
- * the stream's windows, and its writer's next comes after it). Stored at
- * most once a jiffy, so random writers dirty no shared line per write.
- */
-static void fanraid_r6_waiter_seen(struct fanraid_r6 *r6)
+void fanraid_r6_waiter_seen(struct fanraid_r6 *r6)
 {
 	unsigned long now = jiffies;
 
 	if (READ_ONCE(r6->waiter_seen) != now)
 		WRITE_ONCE(r6->waiter_seen, now);
+}
+
+/*
+ * Members without a volatile cache (NVMe with power-loss protection,
+ * null_blk) never see a flush: the block layer drops them. There a writer
+ * that waits shows by its queue depth: its small write goes while no other
+ * window but the streams' is gathering or being written. Random writers at
+ * depth always find others of theirs, and small writes alone say nothing:
+ * holding streams back for those would only cost bandwidth. Looked at only
+ * while a stream writes, so other writes read no other domain's line.
+ */
+static bool fanraid_r6_lone_alone(struct fanraid_r6 *r6)
+{
+	unsigned int i, others = 0;
+
+	for (i = 0; i < 1U << r6->gather_bits; i++)
+		others += READ_ONCE(r6->gather[i].lone) +
+			  READ_ONCE(r6->gather[i].lone_writing);
+	return !others;
+}
+
+static bool fanraid_r6_small(struct fanraid_r6_stripe *st)
+{
+	return !st->stream && !st->read &&
+	       st->covered <= FANRAID_R6_YIELD_SECTORS;
 }
 
 /* Whether a stream window may start now; counts it if so. */
@@ -259,10 +274,15 @@ static void fanraid_r6_stream_end(struct fanraid_r6 *r6)
 static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 				 struct fanraid_r6_stripe *st)
 {
-	if (!st->stream)
-		gd->lone--;
-	if (fanraid_r6_waited_for(st))
-		fanraid_r6_waiter_seen(gd->r6);
+	if (!st->stream) {
+		WRITE_ONCE(gd->lone, gd->lone - 1);
+		if (fanraid_r6_small(st) &&
+		    atomic_read(&gd->r6->stream_writing) &&
+		    fanraid_r6_lone_alone(gd->r6))
+			fanraid_r6_waiter_seen(gd->r6);
+		st->lone = true;
+		WRITE_ONCE(gd->lone_writing, gd->lone_writing + 1);
+	}
 	hlist_del_init(&st->node);
 	list_del_init(&st->parked);
 	/* Others read it unlocked, summing every domain's. */
@@ -657,8 +677,6 @@ done:
 	 */
 	fanraid_meta_write_end(fc);
 end_bios:
-	if (fanraid_r6_waited_for(st))
-		fanraid_r6_waiter_seen(fc->r6);
 	while ((bio = bio_list_pop(&st->bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
@@ -668,6 +686,8 @@ end_bios:
 	spin_lock_irq(&gd->lock);
 	fanraid_r6_tail_forget(gd, st);
 	WRITE_ONCE(gd->writing, gd->writing - 1);
+	if (st->lone)
+		WRITE_ONCE(gd->lone_writing, gd->lone_writing - 1);
 	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
 	spin_unlock_irq(&gd->lock);
 	mempool_free(st, &fc->r6->stripe_pool);
@@ -747,12 +767,12 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(gd, loc.row,
 								   window));
 		list_add_tail(&st->parked, &gd->parked);
-		gd->lone++;
+		WRITE_ONCE(gd->lone, gd->lone + 1);
 	}
 	if (!st->stream && prev &&
 	    fanraid_r6_tail_find(prev, fanraid_r6_tail_key(logical, read))) {
 		st->stream = true;
-		gd->lone--;
+		WRITE_ONCE(gd->lone, gd->lone - 1);
 	}
 	fanraid_r6_tail_add(gd, fanraid_r6_tail_key(logical + bio_sectors(bio),
 						    read), st);

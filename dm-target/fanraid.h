@@ -66,9 +66,9 @@ struct fr_sb;
  */
 #define FANRAID_R6_GATHER_LONE_USEC	1000
 /*
- * For YIELD_MSEC after a small write (YIELD_SECTORS at most) that no stream
- * continues was sent on, most likely with its writer waiting on it, streams
- * keep at most YIELD_WINDOWS windows at the members
+ * For YIELD_MSEC after a writer waited (a flush, a FUA write of
+ * YIELD_SECTORS at most, or a write that small sent alone beside a stream),
+ * streams keep at most YIELD_WINDOWS windows at the members
  * (fanraid_r6_stream_start()).
  */
 #define FANRAID_R6_YIELD_SECTORS	64
@@ -237,6 +237,7 @@ struct fanraid_r6_gather {
 	wait_queue_head_t window_wait;	/* for room for a window */
 	unsigned int writing;		/* windows dispatched, not yet complete */
 	unsigned int lone;		/* parked windows no stream writes to */
+	unsigned int lone_writing;	/* ... and such windows being written */
 	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
 	bool inline_go;			/* ... and it was dispatched */
 	/*
@@ -278,7 +279,7 @@ struct fanraid_r6 {
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
 	u32 gather_bits;		/* log2 of their number */
 	pid_t submitter;		/* thread id of the last task to map a write */
-	unsigned long waiter_seen;	/* jiffies a lone write window last went */
+	unsigned long waiter_seen;	/* jiffies a writer last waited on the media */
 	atomic_t stream_writing;	/* stream windows being written */
 	wait_queue_head_t stream_wait;	/* for one to end while streams yield */
 
@@ -393,6 +394,9 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
 int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio);
 int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
 		   const struct fr_geom *g);
+
+/* fanraid-r6-gather.c */
+void fanraid_r6_waiter_seen(struct fanraid_r6 *r6);
 
 /* fanraid-sync.c */
 void fanraid_sync_init(struct fanraid_c *fc);

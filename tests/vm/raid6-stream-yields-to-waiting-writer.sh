@@ -1,5 +1,5 @@
 #!/bin/bash
-# A RAID6 stream (1 MiB writes, iodepth 32) keeps dozens of stripe windows at the members alone, but two while a 4 KiB writer that waits on each write (fdatasync, queue depth 1) writes beside it: the median of the stripe cache's use over 2 s, alone and beside; the waiting writer's data verifies, P/Q match raidcalc. Members serve requests in order, so every window the stream keeps there is time the waiting writer's read-modify-write queues behind (bench sync-beside-stream-raid6 measures that latency).
+# A RAID6 stream (1 MiB writes, iodepth 32) keeps dozens of stripe windows at the members alone and beside 4 KiB random writes that wait for nothing (no flush), but two while a 4 KiB writer that waits on each write (fdatasync, queue depth 1) writes beside it: the median of the stripe cache's use over 2 s, alone and beside; the waiting writer's data verifies, P/Q match raidcalc. Members serve requests in order, so every window the stream keeps there is time the waiting writer's read-modify-write queues behind (bench sync-beside-stream-raid6 measures that latency).
 # group: raid6
 # timeout: 300
 . "${0%/*}/lib.sh"
@@ -65,6 +65,23 @@ log "stream alone: stripe cache holds $alone KiB (median) ($((alone / window_kib
 [ "$alone" -gt $((4 * window_kib)) ] ||
 	fail "the stream alone held only $alone KiB of the cache: nothing for the waiting writer to change"
 
+# Small writes alone are no sign of a writer that waits: 4 KiB random
+# writes 8 deep with no flush leave the stream its windows.
+stream
+fio --name=busy --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
+	--iodepth=8 --rw=randwrite --bs=4k --offset=64M --size=4M \
+	--time_based --runtime=4 \
+	--output-format=terse --terse-version=3 >/tmp/busy.out 2>&1 &
+bpid=$!
+sleep 1
+busy=$(cache_median)
+wait "$bpid" || { cat /tmp/busy.out; fail "the small writer that does not wait failed"; }
+stream_stop
+log "stream beside a writer that does not wait: stripe cache holds $busy KiB (median)" \
+	"($((busy / window_kib)) windows), the writer wrote $(($(write_kib /tmp/busy.out) / 4)) blocks"
+[ "$busy" -gt $((4 * window_kib)) ] ||
+	fail "the stream held only $busy KiB beside 4 KiB writes that wait for nothing: it yielded to them"
+
 # The waiter: 1024 writes of 4 KiB at random, each followed by fdatasync,
 # then fio reads them all back and checks them.
 stream
@@ -91,4 +108,4 @@ log "$(tail -n1 /tmp/verify.out)"
 
 dm_remove fr
 nullb_destroy_all
-rm -f /tmp/stream.out /tmp/waiter.out /tmp/verify.out
+rm -f /tmp/stream.out /tmp/busy.out /tmp/waiter.out /tmp/verify.out

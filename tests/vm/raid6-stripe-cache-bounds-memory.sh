@@ -103,7 +103,7 @@ dm_remove fr
 nullb_destroy_all
 mapfile -t devs < <(nullb_create_many "$n" $((len / (n - 2) / 2048 + 1)))
 dm_create fr "$(table stripe_cache_mb 64)"
-fio --name=overlap "${fio_common[@]}" --size=8M --offset=0 --randrepeat=0 \
+fio --name=overlap "${fio_common[@]}" --size=24M --offset=0 --randrepeat=0 \
 	--norandommap >/tmp/fio.out ||
 	{ cat /tmp/fio.out; fail "writes through a 64 MiB cache failed"; }
 peak=$(fanraid_total fr stripe_cache_peak_kib)
