@@ -252,8 +252,9 @@ static bool fanraid_r6_stream_admit(struct fanraid_r6 *r6)
  * order, and a stream 32 deep keeps some 40 windows there: a waiting
  * writer's read-modify-write sat behind 200 ms of them at 25 MiB/s
  * members (docs/benchmarking.md). So while such a writer is about, a
- * stream keeps only FANRAID_R6_YIELD_WINDOWS windows at the members, which
- * still keeps them busy; the rest wait here, holding no pages.
+ * stream keeps only FANRAID_R6_YIELD_WINDOWS windows at the members: the
+ * waiter's write queues behind that one alone, and bandwidth-bound members
+ * stay nearly busy. The rest wait here, holding no pages.
  */
 static void fanraid_r6_stream_start(struct fanraid_r6 *r6)
 {

@@ -73,7 +73,7 @@ struct fr_sb;
  */
 #define FANRAID_R6_YIELD_SECTORS	64
 #define FANRAID_R6_YIELD_MSEC	100
-#define FANRAID_R6_YIELD_WINDOWS	2
+#define FANRAID_R6_YIELD_WINDOWS	1
 /*
  * Ends of the last writes gathered into a domain, while their windows are
  * in flight: a write starting at one continues a stream
