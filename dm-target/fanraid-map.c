@@ -34,7 +34,7 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
 		       fanraid_r6_row_lost(fc, &fc->geom, &loc)))
-		return fanraid_r6_queue(fc, bio, loc.dev);
+		return fanraid_r6_queue(fc, bio, &loc);
 	/* May trim the bio to one cache segment; the start stays the same. */
 	/*
 	 * The page cache's own readahead (REQ_RAHEAD) is already windowed and
@@ -289,8 +289,7 @@ static int fanraid_end_io_member(struct fanraid_c *fc, struct bio *bio,
 	if (bio_op(bio) == REQ_OP_READ) {
 		bio->bi_iter = fb->iter;
 		bio->bi_status = BLK_STS_OK;
-		fb->repair = true;
-		fanraid_r6_queue(fc, bio, fb->dev);
+		fanraid_r6_queue_repair(fc, bio);
 		return DM_ENDIO_INCOMPLETE;
 	}
 	return DM_ENDIO_DONE;

@@ -824,16 +824,6 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 			      fb->g);
 }
 
-/* Count @bio as queued for its domain: its windows wait for it. */
-static void fanraid_r6_gather_count(struct fanraid_c *fc, struct bio *bio,
-				    const struct fr_geom *g)
-{
-	struct fr_loc loc;
-	u32 in_chunk;
-
-	atomic_inc(&fanraid_r6_bio_domain(fc, bio, g, &loc, &in_chunk)->gathering);
-}
-
 /*
  * A write of zeroes to the part of one stripe window that @bio covers
  * (fanraid-r6-discard.c: the partial rows of a write-zeroes request). It
@@ -842,20 +832,31 @@ static void fanraid_r6_gather_count(struct fanraid_c *fc, struct bio *bio,
  */
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
 {
-	fanraid_r6_gather_count(fc, bio, &fc->geom);
+	struct fr_loc loc;
+	u32 in_chunk;
+
+	/* Counted in its domain's gathering, as from map. */
+	atomic_inc(&fanraid_r6_bio_domain(fc, bio, &fc->geom, &loc,
+					  &in_chunk)->gathering);
 	fanraid_r6_gather_bio(fc, bio, &fc->geom);
 }
 
 /*
- * From map: no allocation there, the worker gathers. Remember who maps
- * writes: while that task runs, more pieces of its bio may follow.
+ * From map, for a bio in @row of fb->g: no allocation there, the worker
+ * gathers. Counted in its domain's gathering: that domain's windows wait
+ * for it. Remember who maps writes: while that task runs, more pieces of
+ * its bio may follow.
  */
-void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb)
+void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
+			     u64 row)
 {
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
+	u32 in_chunk = logical & (fb->g->chunk_sectors - 1);
 	struct fanraid_r6 *r6 = fc->r6;
 
-	fanraid_r6_gather_count(fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)),
-				fb->g);
+	atomic_inc(&fanraid_r6_domain(r6, row, in_chunk /
+				      fanraid_r6_win_sectors(fb->g))->gathering);
 	/* Stored only when the writer changes, so one writer dirties no shared line. */
 	if (READ_ONCE(r6->submitter) != current->pid)
 		WRITE_ONCE(r6->submitter, current->pid);

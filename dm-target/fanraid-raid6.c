@@ -17,23 +17,32 @@
 #include "fanraid-raid6.h"
 
 /*
- * Queue a write, or a read of a row with a lost block, for the gatherer;
- * a read that failed at its member, for the repairing reader.
+ * Queue a write, or a read of a row with a lost block, for the gatherer.
+ * @loc is where fb->g maps it: the gatherer's domain is found from its row
+ * without dividing again.
  */
-int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev)
+int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
+		     const struct fr_loc *loc)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
-	fb->dev = dev;
+	fb->dev = loc->dev;
 	fb->fc = fc;
 	fb->handled = true;
-	if (op_is_write(bio_op(bio)) || !fb->repair) {
-		fanraid_r6_gather_queue(fc, fb);
-	} else {
-		INIT_WORK(&fb->work, fanraid_r6_read_work);
-		queue_work(fc->r6->wq, &fb->work);
-	}
+	fanraid_r6_gather_queue(fc, fb, loc->row);
 	return DM_MAPIO_SUBMITTED;
+}
+
+/* A read that failed at its member (fb->dev), for the repairing reader. */
+void fanraid_r6_queue_repair(struct fanraid_c *fc, struct bio *bio)
+{
+	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+
+	fb->fc = fc;
+	fb->handled = true;
+	fb->repair = true;
+	INIT_WORK(&fb->work, fanraid_r6_read_work);
+	queue_work(fc->r6->wq, &fb->work);
 }
 
 /*
@@ -51,7 +60,7 @@ int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
 	fr_geom_map(g, dm_target_offset(fc->ti, bio->bi_iter.bi_sector), &loc);
 	fb->g = g;
 	if (op_is_write(bio_op(bio)) || fanraid_r6_row_lost(fc, g, &loc))
-		return fanraid_r6_queue(fc, bio, loc.dev);
+		return fanraid_r6_queue(fc, bio, &loc);
 	fb->iter = bio->bi_iter;
 	return fanraid_remap(fc, bio, loc.dev, loc.sector);
 }

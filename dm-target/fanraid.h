@@ -390,7 +390,9 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error);
 void fanraid_r6_destroy(struct fanraid_c *fc);
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
-int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio, u32 dev);
+int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
+		     const struct fr_loc *loc);
+void fanraid_r6_queue_repair(struct fanraid_c *fc, struct bio *bio);
 int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio);
 int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
 		   const struct fr_geom *g);
