@@ -265,7 +265,7 @@ static int fanraid_message_fail(struct fanraid_c *fc, const char *arg)
 
 /*
  * "max_sync_rate <KiB/s>" and "min_sync_rate <KiB/s>": retune a running pass
- * without restarting it; the next batch's delay reads the new value.
+ * without restarting it: its next batch starts now, under the new value.
  */
 static int fanraid_message_sync_rate(struct fanraid_c *fc, const char *name,
 				     const char *value)
@@ -288,6 +288,7 @@ static int fanraid_message_sync_rate(struct fanraid_c *fc, const char *name,
 		WRITE_ONCE(f->max_sync_rate, rate);
 		f->max_sync_rate_set = true;
 	}
+	fanraid_sync_retune(fc);
 	return 0;
 }
 

@@ -481,9 +481,27 @@ static void fanraid_sync_work(struct work_struct *work)
 		fanraid_sync_finish(fc);
 		return;
 	}
+	/*
+	 * A batch that ran unlimited is not paid for afterwards: a minimum
+	 * set while it ran would otherwise turn a second's worth of sectors
+	 * into minutes of sleep.
+	 */
 	if (!READ_ONCE(r6->sync_stop))
 		queue_delayed_work(r6->wq, &r6->sync_work,
-				   fanraid_sync_delay(fc, done, start));
+				   limited ? fanraid_sync_delay(fc, done, start) : 0);
+}
+
+/*
+ * A sync rate changed: a pass that sleeps off its last batch at the old
+ * rate starts its next batch now, under the new one.
+ */
+void fanraid_sync_retune(struct fanraid_c *fc)
+{
+	struct fanraid_r6 *r6 = fc->r6;
+
+	if (READ_ONCE(r6->action) != FANRAID_SYNC_IDLE && !fc->rs &&
+	    !READ_ONCE(r6->sync_stop))
+		mod_delayed_work(r6->wq, &r6->sync_work, 0);
 }
 
 /*

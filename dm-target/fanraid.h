@@ -404,6 +404,7 @@ void fanraid_r6_waiter_seen(struct fanraid_r6 *r6);
 void fanraid_sync_init(struct fanraid_c *fc);
 void fanraid_sync_resume(struct fanraid_c *fc);
 void fanraid_sync_presuspend(struct fanraid_c *fc);
+void fanraid_sync_retune(struct fanraid_c *fc);
 int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action);
 const char *fanraid_sync_action_name(enum fanraid_sync_action action);
 
