@@ -117,7 +117,7 @@ scenario_table() { # ID DIR
 	echo "== $id: $job, bs $bs, qd $qd, $([ "$direct" = 1 ] && echo O_DIRECT || echo buffered)," \
 		"$cache, $what, ${runtime}s per run"
 	if [ "$mode" = vm ]; then
-		echo "   members: null_blk mbps=$member (the cap rounds down to whole requests per 20 ms; raw N=1 is the real per-member rate)"
+		echo "   members: null_blk mbps=$member (raw N=1 is the real per-member rate; see docs/benchmarking.md on the budget)"
 	else
 		echo "   members: $(sed -n 's/^members=//p' "$d"/*.meta | sort | tail -n1)"
 	fi

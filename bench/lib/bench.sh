@@ -61,12 +61,13 @@ mkdir -p "$out"
 # VM members come from null_blk_fixed (tests/vm/nullb/build.sh) when the
 # image has it: stock null_blk's mbps throttle can stop a member's queue
 # for good (tests/vm/nullb-throttle-stall-is-below-fanraid.sh), which is
-# what once hung write-direct-raid6-fail1 at N=16.
+# what once hung write-direct-raid6-fail1 at N=16, and it rounds the rate
+# down by request size, which penalised merged requests.
 if [ "$mode" = vm ] && modinfo null_blk_fixed >/dev/null 2>&1; then
 	nullb_destroy_all
 	modprobe -r null_blk 2>/dev/null
 	if modprobe null_blk_fixed nr_devices=0; then
-		echo "bench: members from null_blk_fixed (the throttle never stops its queue)"
+		echo "bench: members from null_blk_fixed (the throttle never stops its queue; its budget carries across ticks)"
 	else
 		modprobe null_blk nr_devices=0
 	fi
