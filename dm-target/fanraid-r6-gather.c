@@ -64,7 +64,6 @@ struct fanraid_r6_stripe {
 	u32 covered;			/* distinct data sectors the bios write */
 	ktime_t since;			/* when the first bio arrived */
 	bool stream;			/* a bio continues one still in flight */
-	bool lone;			/* counted in gd->lone_writing */
 	bool read;			/* reads, not writes */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
@@ -281,7 +280,6 @@ static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 		    atomic_read(&gd->r6->stream_writing) &&
 		    fanraid_r6_lone_alone(gd->r6))
 			fanraid_r6_waiter_seen(gd->r6);
-		st->lone = true;
 		WRITE_ONCE(gd->lone_writing, gd->lone_writing + 1);
 	}
 	hlist_del_init(&st->node);
@@ -687,7 +685,8 @@ end_bios:
 	spin_lock_irq(&gd->lock);
 	fanraid_r6_tail_forget(gd, st);
 	WRITE_ONCE(gd->writing, gd->writing - 1);
-	if (st->lone)
+	/* Dispatched, it left the hash: st->stream can no longer change. */
+	if (!st->stream)
 		WRITE_ONCE(gd->lone_writing, gd->lone_writing - 1);
 	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
 	spin_unlock_irq(&gd->lock);
