@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # `make demo`: the headline in about six minutes on a quiet 2-core machine.
-# Boots the VM with null_blk members capped at 75 MiB/s each (simulated
+# Boots the VM with null_blk members capped at 76 MiB/s each (simulated
 # SSDs) and, for 1, 4, 8 and 16 members, makes xfs on fanraid RAID0,
 # dm-stripe and md RAID0 (each with the stripe hints mkfs reads from the
 # layer) and btrfs -d raid0 over the members, writes one large file and
@@ -25,7 +25,7 @@ out=$top/results/$(date -u +%Y%m%d-%H%M%S)-demo
 [ "${1:-}" = --out ] && [ -n "${2:-}" ] && out=$2
 
 cat <<EOF
-fanraid demo: a filesystem on 1 to 16 simulated SSDs (null_blk, 75 MiB/s each)
+fanraid demo: a filesystem on 1 to 16 simulated SSDs (null_blk, 76 MiB/s each)
   layers:   xfs on fanraid raid0 | xfs on dm-stripe | xfs on md raid0 |
             btrfs -d raid0 | raw members (ceiling)
   reads:    one large file: O_DIRECT 1 MiB x qd32; buffered, one reader per

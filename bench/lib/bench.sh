@@ -1048,7 +1048,7 @@ done
 say "done in $(($(date +%s) - start_all))s"
 
 # --advise in the VM: the advisor (bench/lib/advise.sh) against a fanraid
-# RAID0 array of ADVISE_N simulated SSDs like the demo's (75 MiB/s), made
+# RAID0 array of ADVISE_N simulated SSDs like the demo's (76 MiB/s), made
 # with the target's defaults as `fanraid create` would. The members are
 # the VM's own, so the advice also measures what needs writes.
 if [ "$advise" = 1 ] && [ "$mode" = vm ]; then
