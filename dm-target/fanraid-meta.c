@@ -325,6 +325,15 @@ int fanraid_meta_sync_failed(struct fanraid_c *fc)
 	return r;
 }
 
+/*
+ * Any context: would fanraid_meta_sync_failed() write? A write that
+ * completes in an interrupt asks, and hands its end to a task if so.
+ */
+bool fanraid_meta_sync_pending(struct fanraid_c *fc)
+{
+	return fc->meta && fanraid_meta_failed_unrecorded(fc->meta);
+}
+
 /* Any context: a member was failed; record it soon even if no write comes. */
 void fanraid_meta_member_failed(struct fanraid_c *fc)
 {

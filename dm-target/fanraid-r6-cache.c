@@ -258,6 +258,8 @@ static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 	op->missing = 0;
 	op->read_bad = 0;
 	init_completion(&op->done);
+	op->end_io = NULL;
+	op->private = NULL;
 	return op;
 }
 
@@ -281,14 +283,16 @@ struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 	return fanraid_r6_op_init(fc, g, row, first_page, npages, true);
 }
 
+/* Any context: a write gives its op back from its members' completion. */
 void fanraid_r6_op_put(struct fanraid_r6op *op)
 {
 	struct fanraid_r6 *r6 = op->fc->r6;
+	unsigned long flags;
 
-	spin_lock_irq(&r6->cache_lock);
+	spin_lock_irqsave(&r6->cache_lock, flags);
 	fanraid_r6_op_pages_give(r6, op);
 	list_add(&op->node, &r6->free_ops);
-	spin_unlock_irq(&r6->cache_lock);
+	spin_unlock_irqrestore(&r6->cache_lock, flags);
 	wake_up(&r6->op_wait);
 }
 

@@ -153,7 +153,7 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 					  u32 nrows, bool unmap)
 {
 	DECLARE_BITMAP(locks, 1 << FANRAID_R6_LOCK_BITS);
-	struct mutex *window_locks = fc->r6->window_locks;
+	struct semaphore *window_locks = fc->r6->window_locks;
 	blk_status_t status = BLK_STS_OK;
 	u32 i, set = 0;
 
@@ -170,14 +170,14 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 	fanraid_r6_zero_locks(fc, row, nrows, locks);
 	mutex_lock(&fc->r6->zero_lock);
 	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
-		mutex_lock_nest_lock(&window_locks[i], &fc->r6->zero_lock);
+		down(&window_locks[i]);
 	/* As a write: with more than two members lost, leave the members be. */
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;
 	else
 		fanraid_r6_zero_members(fc, row, nrows, unmap);
 	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
-		mutex_unlock(&window_locks[i]);
+		up(&window_locks[i]);
 	mutex_unlock(&fc->r6->zero_lock);
 	if (!status && bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;

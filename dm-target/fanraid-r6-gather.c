@@ -8,8 +8,9 @@
  * every slot, so one P/Q computation covers it. The DM core has split every
  * write at that size, so each write lies in one window of one data slot.
  *
- * Writes to a window are gathered in one entry. Once they cover every data
- * slot over the whole window, P and Q come from the new data alone and
+ * Writes to a window are gathered in one entry, as long as their pages
+ * meet (fanraid_r6_stripe_find()). Once they cover every data slot over
+ * the whole window, P and Q come from the new data alone and
  * nothing is read: sequential writers reach the members' write speed.
  * Waiting for that only pays while more writes may come to fill it (see
  * fanraid_r6_kick()); otherwise an entry goes at once, as one
@@ -17,12 +18,16 @@
  * whichever reads less.
  *
  * Gathering only links bios: an entry holds no pages. The page buffers of
- * the write come from the stripe cache when the entry is written, on
- * kfanraid6w; the cache also bounds how many entries may gather at once
- * (fanraid-r6-cache.c). An entry leaves
- * the hash when it is dispatched; a write arriving later for the same
- * window starts a new entry. Both take the window's lock in turn, and two
- * writes in flight at once were never ordered for the submitter anyway.
+ * the write come from the stripe cache when the entry is written: by the
+ * gatherer whose bio sent it on, or on kfanraid6w when the timer or
+ * another bio did. The cache also bounds how many entries may gather at
+ * once (fanraid-r6-cache.c). The writer sleeps only for the reads of a
+ * read-modify-write: the member writes' completion ends the entry, window
+ * lock included, so a small write costs one task switch, not three. An
+ * entry leaves the hash when it is dispatched; a write arriving later for
+ * the same window starts a new entry. Both take the window's lock in turn,
+ * and two writes in flight at once were never ordered for the submitter
+ * anyway.
  *
  * Windows are hashed onto gathering domains, about one per CPU, each
  * with its own lock, parked list, timer and counters: writers of different
@@ -62,9 +67,10 @@ struct fanraid_r6_stripe {
 	u32 window;			/* index of the window in its chunk */
 	u32 first, end;			/* sectors of the window the bios cover */
 	u32 covered;			/* distinct data sectors the bios write */
-	ktime_t since;			/* when the first bio arrived */
+	ktime_t since;			/* when it was first parked; 0 before */
 	bool stream;			/* a bio continues one still in flight */
 	bool read;			/* reads, not writes */
+	blk_status_t status;		/* of a write, once its members wrote */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
 	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
@@ -107,16 +113,29 @@ static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6_gather *gd,
 				 FANRAID_R6_GATHER_BITS)];
 }
 
+/*
+ * The entry of window @window of @row that a bio over sectors @start to
+ * @end of the window joins: one whose pages the bio's overlap or adjoin.
+ * An operation covers one run of pages on every slot, so a bio pages away
+ * would make its entry read and write every page between: random 4 KiB
+ * writes sharing a window then moved twice their bytes. Such a bio starts
+ * an entry of its own, taking the window's lock after the other.
+ */
 static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6_gather *gd,
 							const struct fr_geom *g,
 							u64 row, u32 window,
-							bool read)
+							bool read, u32 start,
+							u32 end)
 {
+	u32 first_page = start >> PAGE_SECTORS_SHIFT;
+	u32 end_page = DIV_ROUND_UP(end, PAGE_SECTORS);
 	struct fanraid_r6_stripe *st;
 
 	hlist_for_each_entry(st, fanraid_r6_stripe_bucket(gd, row, window), node)
 		if (st->row == row && st->window == window && st->read == read &&
-		    st->g == g)
+		    st->g == g &&
+		    st->first >> PAGE_SECTORS_SHIFT <= end_page &&
+		    first_page <= DIV_ROUND_UP(st->end, PAGE_SECTORS))
 			return st;
 	return NULL;
 }
@@ -360,21 +379,23 @@ static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
 static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 {
 	struct fanraid_r6 *r6 = gd->r6;
-	bool idle = !atomic_read(&gd->gathering) &&
-		    !fanraid_r6_submitter_runs(r6);
-	bool busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
-	/* No room for another window: those waiting make room. */
-	bool full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
-	ktime_t now = ktime_get(), next = KTIME_MAX;
+	bool idle, busy, full;
+	ktime_t now, next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
 
 	if (list_empty(&gd->parked))
 		return KTIME_MAX;
+	idle = !atomic_read(&gd->gathering) && !fanraid_r6_submitter_runs(r6);
+	busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
+	/* No room for another window: those waiting make room. */
+	full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
 	if (full || (idle && !busy)) {
 		list_for_each_entry_safe(st, tmp, &gd->parked, parked)
 			fanraid_r6_stripe_go(gd, st);
 		return KTIME_MAX;
 	}
+	/* Only now: with irqs off, a slow clocksource (HPET) costs every writer. */
+	now = ktime_get();
 	list_for_each_entry_safe(st, tmp, &gd->parked, parked) {
 		ktime_t due = ktime_add_us(st->since, st->stream || !busy ?
 					   FANRAID_R6_GATHER_MAX_USEC :
@@ -395,7 +416,7 @@ static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 	return next;
 }
 
-/* Process context, gd->lock held: make sure its timer fires by @next. */
+/* Any context, gd->lock held: make sure its timer fires by @next. */
 static void fanraid_r6_arm(struct fanraid_r6_gather *gd, ktime_t next)
 {
 	if (next == KTIME_MAX)
@@ -524,13 +545,109 @@ static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
 }
 
 /*
+ * The end of an entry: its room and its place in the domain go back, and
+ * its bios end, last. Once they have, the table may be destroyed (the DM
+ * core waits for nothing else), so nothing here runs after them. Any
+ * context: a write ends from its members' completion.
+ */
+static void fanraid_r6_stripe_end(struct fanraid_r6_stripe *st,
+				  blk_status_t status)
+{
+	struct fanraid_r6_gather *gd = st->gd;
+	struct bio_list bios = st->bios;
+	unsigned long flags;
+	struct bio *bio;
+
+	fanraid_r6_window_put(gd);
+	spin_lock_irqsave(&gd->lock, flags);
+	fanraid_r6_tail_forget(gd, st);
+	WRITE_ONCE(gd->writing, gd->writing - 1);
+	/* Dispatched, it left the hash: st->stream can no longer change. */
+	if (!st->stream)
+		WRITE_ONCE(gd->lone_writing, gd->lone_writing - 1);
+	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
+	spin_unlock_irqrestore(&gd->lock, flags);
+	mempool_free(st, &gd->r6->stripe_pool);
+
+	while ((bio = bio_list_pop(&bios))) {
+		bio->bi_status = status;
+		bio_endio(bio);
+	}
+}
+
+/* A write's member I/O is over: its window, pages and stream slot go back. */
+static void fanraid_r6_write_unlock(struct fanraid_r6_stripe *st,
+				    struct fanraid_r6op *op)
+{
+	struct fanraid_r6 *r6 = st->fc->r6;
+
+	up(fanraid_r6_op_lock(op));
+	fanraid_r6_op_put(op);
+	if (st->stream)
+		fanraid_r6_stream_end(r6);
+}
+
+/*
+ * The rest of a write, in process context when a member failure must
+ * reach the superblocks first: a write that skipped a failed member is
+ * acknowledged only once the survivors record the failure, or after a
+ * crash that member would be taken as in sync.
+ */
+static void fanraid_r6_write_finish(struct fanraid_r6_stripe *st,
+				    bool may_sleep)
+{
+	struct fanraid_c *fc = st->fc;
+
+	if (may_sleep && !st->status && fanraid_meta_sync_failed(fc))
+		st->status = BLK_STS_IOERR;
+	fanraid_bitmap_write_end(fc, st->row);
+	/*
+	 * The member writes are done: before the bios end, or a suspend
+	 * waiting for them could look for a clean moment while this write
+	 * still counts as active, and leave the array dirty.
+	 */
+	fanraid_meta_write_end(fc);
+	fanraid_r6_stripe_end(st, st->status);
+}
+
+static void fanraid_r6_write_finish_work(struct work_struct *work)
+{
+	fanraid_r6_write_finish(container_of(work, struct fanraid_r6_stripe,
+					     work), true);
+}
+
+/*
+ * The op->end_io of an entry's member writes: any context, an interrupt
+ * mostly. Only a failure still to be recorded needs a task.
+ */
+static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
+{
+	struct fanraid_r6_stripe *st = op->private;
+	struct fanraid_c *fc = st->fc;
+
+	fanraid_r6_io_async_status(op);
+	/* Data is safe while at most two slots of the row are lost. */
+	st->status = hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
+	fanraid_r6_write_unlock(st, op);
+	if (!st->status && fanraid_meta_sync_pending(fc)) {
+		INIT_WORK(&st->work, fanraid_r6_write_finish_work);
+		queue_work(fc->r6->write_wq, &st->work);
+		return;
+	}
+	fanraid_r6_write_finish(st, false);
+}
+
+/*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
  * the others, a read-modify-write reads the touched slots, P and Q. With
- * every slot full nothing is read, degraded or not.
+ * every slot full nothing is read, degraded or not. Returns whether the
+ * member writes were sent: their completion ends the entry
+ * (fanraid_r6_stripe_written()). If not, nothing was written and the
+ * write fails.
  */
-static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
-					    struct fanraid_r6_stripe *st)
+static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
+				    struct fanraid_r6_stripe *st)
 {
 	u32 n = op->g->ndevs, ndata = n - 2, slot;
 	u32 lo = round_down(st->first, PAGE_SECTORS);
@@ -541,7 +658,7 @@ static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 
 	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
 	if (hweight_long(op->missing) > 2)
-		return BLK_STS_IOERR;
+		return false;
 	for (slot = 0; slot < ndata; slot++)
 		if (find_next_zero_bit(st->cover + slot * FANRAID_R6_WIN_LONGS,
 				       hi, lo) >= hi)
@@ -568,7 +685,7 @@ static blk_status_t fanraid_r6_stripe_write(struct fanraid_r6op *op,
 		if (op->missing)
 			rcw = GENMASK(n - 1, 0);
 		if (fanraid_r6_read_slots(op, rcw) || fanraid_r6_recover(op))
-			return BLK_STS_IOERR;
+			return false;
 	}
 	fanraid_r6_stripe_fill(op, st);
 	fanraid_r6_gen(op, false);
@@ -581,10 +698,9 @@ write:
 	 * it. So is a slot whose read failed, rebuilt above: that repairs it.
 	 */
 	write = st->touched | BIT(n - 2) | BIT(n - 1) | op->read_bad;
-	fanraid_r6_io(op, write & ~fanraid_r6_failed_slots(op),
-		      REQ_OP_WRITE | fua);
-	/* Data is safe while at most two slots of the row are lost. */
-	return hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
+	fanraid_r6_io_async(op, write & ~fanraid_r6_failed_slots(op),
+			    REQ_OP_WRITE | fua, fanraid_r6_stripe_written);
+	return true;
 }
 
 /*
@@ -609,88 +725,64 @@ fill:
 	return BLK_STS_OK;
 }
 
+/*
+ * Write (or read) an entry. A write returns once its member writes are
+ * sent; their completion ends it (fanraid_r6_stripe_written()), so no
+ * task sleeps through them and the writer needs no wakeup to finish.
+ */
 static void fanraid_r6_stripe_work(struct work_struct *work)
 {
 	struct fanraid_r6_stripe *st = container_of(work,
 						    struct fanraid_r6_stripe,
 						    work);
 	struct fanraid_c *fc = st->fc;
-	struct fanraid_r6_gather *gd = st->gd;
 	u32 win_pages = fanraid_r6_win_sectors(&fc->geom) >> PAGE_SECTORS_SHIFT;
 	u32 first = st->first >> PAGE_SECTORS_SHIFT;
 	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
 	struct fanraid_r6op *op;
-	struct mutex *lock;
+	struct semaphore *lock;
 	blk_status_t status;
-	struct bio *bio;
 
 	if (st->read) {
 		op = fanraid_r6_op_get(fc, st->g, st->row,
 				       st->window * win_pages + first,
 				       end - first);
 		lock = fanraid_r6_op_lock(op);
-		mutex_lock(lock);
+		down(lock);
 		op->missing = fanraid_r6_lost_slots(op);
 		status = fanraid_r6_stripe_read(op, st);
-		mutex_unlock(lock);
+		up(lock);
 		fanraid_r6_op_put(op);
-		goto end_bios;
+		fanraid_r6_stripe_end(st, status);
+		return;
 	}
 	/*
 	 * DIRTY, then the region's bitmap bit, on the media before any
 	 * member is written (fanraid-meta.c, fanraid-bitmap.c).
 	 */
 	if (fanraid_meta_write_start(fc)) {
-		status = BLK_STS_IOERR;
-		goto done;
+		fanraid_meta_write_end(fc);
+		fanraid_r6_stripe_end(st, BLK_STS_IOERR);
+		return;
 	}
 	if (fanraid_bitmap_write_start(fc, st->row)) {
-		status = BLK_STS_IOERR;
-		goto done;
+		fanraid_meta_write_end(fc);
+		fanraid_r6_stripe_end(st, BLK_STS_IOERR);
+		return;
 	}
 	if (st->stream)
 		fanraid_r6_stream_start(fc->r6);
 	/* Pages before the window lock: whoever holds it only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->g, st->row,
 			       st->window * win_pages + first, end - first);
-	lock = fanraid_r6_op_lock(op);
-	mutex_lock(lock);
+	down(fanraid_r6_op_lock(op));
 	op->missing = fanraid_r6_lost_slots(op);
-	status = fanraid_r6_stripe_write(op, st);
-	mutex_unlock(lock);
-	fanraid_r6_op_put(op);
-	if (st->stream)
-		fanraid_r6_stream_end(fc->r6);
-	/*
-	 * A write that skipped a failed member is acknowledged only once the
-	 * survivors record the failure: after a crash that member is stale.
-	 */
-	if (!status && fanraid_meta_sync_failed(fc))
-		status = BLK_STS_IOERR;
-	fanraid_bitmap_write_end(fc, st->row);
-done:
-	/*
-	 * The member writes are done: before the bios end, or a suspend
-	 * waiting for them could look for a clean moment while this write
-	 * still counts as active, and leave the array dirty.
-	 */
-	fanraid_meta_write_end(fc);
-end_bios:
-	while ((bio = bio_list_pop(&st->bios))) {
-		bio->bi_status = status;
-		bio_endio(bio);
-	}
-
-	fanraid_r6_window_put(gd);
-	spin_lock_irq(&gd->lock);
-	fanraid_r6_tail_forget(gd, st);
-	WRITE_ONCE(gd->writing, gd->writing - 1);
-	/* Dispatched, it left the hash: st->stream can no longer change. */
-	if (!st->stream)
-		WRITE_ONCE(gd->lone_writing, gd->lone_writing - 1);
-	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
-	spin_unlock_irq(&gd->lock);
-	mempool_free(st, &fc->r6->stripe_pool);
+	op->private = st;
+	if (fanraid_r6_stripe_write(op, st))
+		return;
+	st->status = BLK_STS_IOERR;
+	fanraid_r6_write_unlock(st, op);
+	fanraid_r6_write_finish(st, true);
 }
 
 /* Where @bio lies in layout @g: its place, window, and offset in the chunk. */
@@ -742,7 +834,8 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	/* Allocation may sleep, so it happens outside the lock, and only when needed. */
 	for (;;) {
 		spin_lock_irq(&gd->lock);
-		st = fanraid_r6_stripe_find(gd, g, loc.row, window, read);
+		st = fanraid_r6_stripe_find(gd, g, loc.row, window, read,
+					    start, end);
 		if (st || spare)
 			break;
 		spin_unlock_irq(&gd->lock);
@@ -763,7 +856,6 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	if (!st) {
 		st = spare;
 		spare = NULL;
-		st->since = ktime_get();
 		hlist_add_head(&st->node, fanraid_r6_stripe_bucket(gd, loc.row,
 								   window));
 		list_add_tail(&st->parked, &gd->parked);
@@ -788,12 +880,12 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	atomic_dec(&gd->gathering);
 
 	/*
-	 * The only window of its domain to write (queue depth 1) is written
-	 * here, saving the latency of a second worker; under load kfanraid6w
-	 * writes them, which keeps the operations in flight bounded.
+	 * An entry this bio sends on is written here: a second worker would
+	 * cost a wakeup and a context switch per write, the largest part of
+	 * a small write's CPU. Those the timer or other bios send on go to
+	 * kfanraid6w.
 	 */
-	if (!gd->writing)
-		gd->inline_st = st;
+	gd->inline_st = st;
 	/*
 	 * A FUA write's submitter waits for it to be stable (a journal
 	 * commit, a log record): it sends nothing that would fill the window
@@ -801,6 +893,8 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	 */
 	if (st->covered == g->data_devs * win_sectors || (bio->bi_opf & REQ_FUA))
 		fanraid_r6_stripe_go(gd, st);
+	else if (!st->since)
+		st->since = ktime_get();
 	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
 	go = gd->inline_go;
 	gd->inline_st = NULL;

@@ -45,7 +45,7 @@ u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window)
 }
 
 /* The lock of the window the op lies in (an op never crosses one). */
-struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op)
+struct semaphore *fanraid_r6_op_lock(struct fanraid_r6op *op)
 {
 	const struct fr_geom *g = op->g;
 	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
@@ -55,26 +55,29 @@ struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op)
 						op->first_page / win_pages)];
 }
 
-static void fanraid_r6_endio(struct bio *bio)
+/* One reference of the op's member I/O gone: the last ends it. */
+static void fanraid_r6_io_put(struct fanraid_r6op *op)
 {
-	struct fanraid_r6io *io = bio->bi_private;
-	struct fanraid_r6op *op = io->op;
-
-	io->status = bio->bi_status;
-	bio_put(bio);
-	if (atomic_dec_and_test(&op->pending))
+	if (!atomic_dec_and_test(&op->pending))
+		return;
+	if (op->end_io)
+		op->end_io(op);
+	else
 		complete(&op->done);
 }
 
-/*
- * Read or write the op's pages of every slot in @slots, in parallel, and
- * wait. A slot that fails is added to op->missing. A write error fails the
- * member: what it holds is now wrong. A read error does not: the slot is
- * marked in op->read_bad, so the caller rebuilds it from parity and
- * rewrites it (fanraid_r6_rewrite()); a rewrite that succeeds repairs it.
- * Returns the number of slots that failed.
- */
-int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
+static void fanraid_r6_endio(struct bio *bio)
+{
+	struct fanraid_r6io *io = bio->bi_private;
+
+	io->status = bio->bi_status;
+	bio_put(bio);
+	fanraid_r6_io_put(io->op);
+}
+
+/* Send the op's pages of every slot in @slots; op->pending holds one more. */
+static void fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
+			       blk_opf_t opf)
 {
 	struct fanraid_c *fc = op->fc;
 	const struct fr_geom *g = op->g;
@@ -82,11 +85,9 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
 	unsigned int bytes = op->npages << PAGE_SHIFT;
 	bool write = op_is_write(opf);
-	int failures = 0;
 	u32 slot, i;
 
 	atomic_set(&op->pending, 1);
-	reinit_completion(&op->done);
 	for_each_set_bit(slot, &slots, g->ndevs) {
 		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
 		struct fanraid_dev *d = &fc->devs[dev];
@@ -115,8 +116,24 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 		atomic_inc(&op->pending);
 		submit_bio_noacct(bio);
 	}
-	if (!atomic_dec_and_test(&op->pending))
-		wait_for_completion_io(&op->done);
+}
+
+/*
+ * The outcome of the op's I/O to @slots, once all of it completed. A slot
+ * that failed is added to op->missing. A write error fails the member:
+ * what it holds is now wrong. A read error does not: the slot is marked in
+ * op->read_bad, so the caller rebuilds it from parity and rewrites it
+ * (fanraid_r6_rewrite()); a rewrite that succeeds repairs it. Any context.
+ * Returns the number of slots that failed.
+ */
+static int fanraid_r6_io_status(struct fanraid_r6op *op, unsigned long slots,
+				blk_opf_t opf)
+{
+	struct fanraid_c *fc = op->fc;
+	const struct fr_geom *g = op->g;
+	bool write = op_is_write(opf);
+	int failures = 0;
+	u32 slot;
 
 	for_each_set_bit(slot, &slots, g->ndevs) {
 		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
@@ -148,6 +165,41 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 		failures++;
 	}
 	return failures;
+}
+
+/*
+ * Read or write the op's pages of every slot in @slots, in parallel, and
+ * wait; fanraid_r6_io_status() gives the outcome.
+ */
+int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
+{
+	op->end_io = NULL;
+	reinit_completion(&op->done);
+	fanraid_r6_io_send(op, slots, opf);
+	if (!atomic_dec_and_test(&op->pending))
+		wait_for_completion_io(&op->done);
+	return fanraid_r6_io_status(op, slots, opf);
+}
+
+/*
+ * The same, without waiting: @end_io runs once it all completed, from the
+ * last member's completion (an interrupt, often), or from here if that
+ * came first. It calls fanraid_r6_io_async_status() for the outcome. A
+ * writer then needs no task asleep per operation, and no wakeup to go on.
+ */
+void fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
+			 blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op))
+{
+	op->end_io = end_io;
+	op->io_slots = slots;
+	op->io_opf = opf;
+	fanraid_r6_io_send(op, slots, opf);
+	fanraid_r6_io_put(op);
+}
+
+int fanraid_r6_io_async_status(struct fanraid_r6op *op)
+{
+	return fanraid_r6_io_status(op, op->io_slots, op->io_opf);
 }
 
 /*
@@ -277,6 +329,9 @@ unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 	unsigned long slots = 0;
 	u32 slot;
 
+	/* Every write asks, several times: the healthy case maps no slot. */
+	if (bitmap_empty(op->fc->failed, op->fc->ndevs))
+		return 0;
 	for (slot = 0; slot < g->ndevs; slot++)
 		if (fanraid_is_failed(op->fc, fanraid_r6_slot_dev(g, op->row, slot)))
 			set_bit(slot, &slots);
@@ -297,6 +352,8 @@ unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
 	unsigned long slots = fanraid_r6_failed_slots(op);
 	u32 slot;
 
+	if (bitmap_empty(fc->rebuilding, fc->ndevs))
+		return slots;
 	for (slot = 0; slot < g->ndevs; slot++)
 		if (fanraid_is_stale(fc, fanraid_r6_slot_dev(g, op->row, slot), pos))
 			set_bit(slot, &slots);

@@ -90,7 +90,7 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	}
 	fc->r6 = r6;
 	for (i = 0; i < ARRAY_SIZE(r6->window_locks); i++)
-		mutex_init(&r6->window_locks[i]);
+		sema_init(&r6->window_locks[i], 1);
 	mutex_init(&r6->zero_lock);
 
 	r = fanraid_r6_gather_init(r6);

@@ -42,6 +42,14 @@ struct fanraid_r6op {
 	unsigned long read_bad;		/* ... because a read failed: rewrite once rebuilt */
 	atomic_t pending;
 	struct completion done;
+	/*
+	 * Member I/O sent with fanraid_r6_io_async(): what it was, and what
+	 * runs once it all completed, instead of a waiting task.
+	 */
+	void (*end_io)(struct fanraid_r6op *op);
+	void *private;
+	unsigned long io_slots;
+	blk_opf_t io_opf;
 	u32 held_slots;			/* member slots with pages from the cache */
 	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
 	bool held_scratch;
@@ -65,11 +73,14 @@ void fanraid_r6_op_put(struct fanraid_r6op *op);
 
 /* fanraid-r6-io.c: member I/O and parity for an operation */
 u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window);
-struct mutex *fanraid_r6_op_lock(struct fanraid_r6op *op);
+struct semaphore *fanraid_r6_op_lock(struct fanraid_r6op *op);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
+void fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
+			 blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op));
+int fanraid_r6_io_async_status(struct fanraid_r6op *op);
 unsigned long fanraid_r6_survivors(struct fanraid_r6op *op);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);
 int fanraid_r6_recover(struct fanraid_r6op *op);

@@ -138,7 +138,7 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 		unsigned long want = 0;
 		struct fanraid_r6op *oop;
 		struct fr_loc loc;
-		struct mutex *lock;
+		struct semaphore *lock;
 		u32 first = slot, s;
 		int r = 0;
 
@@ -157,7 +157,7 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 		oop = fanraid_r6_op_get(fc, &rs->old, loc.row, nop->first_page,
 					nop->npages);
 		lock = fanraid_r6_op_lock(oop);
-		mutex_lock(lock);
+		down(lock);
 		oop->missing = fanraid_r6_lost_slots(oop);
 		if ((want & oop->missing) || fanraid_r6_io(oop, want, REQ_OP_READ)) {
 			if (fanraid_r6_read_slots(oop, fanraid_r6_survivors(oop)) ||
@@ -166,7 +166,7 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 			else
 				fanraid_r6_rewrite(oop);
 		}
-		mutex_unlock(lock);
+		up(lock);
 		for (; !r && slot < s; slot++)
 			for (p = 0; p < nop->npages; p++)
 				memcpy(page_address(nop->pages[slot][p]),

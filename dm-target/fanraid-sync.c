@@ -177,14 +177,14 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	u32 n = g->ndevs, slot;
 	unsigned long rebuild = 0, want = GENMASK(n - 1, 0);
 	struct fanraid_r6op *op;
-	struct mutex *lock;
+	struct semaphore *lock;
 	int r = len;
 
 	op = fanraid_r6_op_get_scratch(fc, g, pos >> g->chunk_shift,
 				       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
 				       len >> (PAGE_SHIFT - SECTOR_SHIFT));
 	lock = fanraid_r6_op_lock(op);
-	mutex_lock(lock);
+	down(lock);
 	op->missing = fanraid_r6_lost_slots(op);
 	/*
 	 * One lost data block of a rebuild comes from P and the other data:
@@ -253,7 +253,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 		break;
 	}
 out:
-	mutex_unlock(lock);
+	up(lock);
 	fanraid_r6_op_put(op);
 	return r;
 }

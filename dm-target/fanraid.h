@@ -13,6 +13,7 @@
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/semaphore.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -256,7 +257,11 @@ struct fanraid_r6 {
 	struct workqueue_struct *wq;
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
-	struct mutex window_locks[1 << FANRAID_R6_LOCK_BITS];
+	/*
+	 * Semaphores, not mutexes: a write holds its window across its member
+	 * writes, and their completion, not the task that took it, lets go.
+	 */
+	struct semaphore window_locks[1 << FANRAID_R6_LOCK_BITS];
 	struct mutex zero_lock;		/* whoever takes several window locks */
 
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
@@ -430,6 +435,7 @@ void fanraid_meta_postsuspend(struct fanraid_c *fc);
 int fanraid_meta_write_start(struct fanraid_c *fc);
 void fanraid_meta_write_end(struct fanraid_c *fc);
 int fanraid_meta_sync_failed(struct fanraid_c *fc);
+bool fanraid_meta_sync_pending(struct fanraid_c *fc);
 void fanraid_meta_member_failed(struct fanraid_c *fc);
 void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt);
 u64 fanraid_meta_events(struct fanraid_c *fc);
