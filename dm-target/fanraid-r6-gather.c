@@ -71,6 +71,7 @@ struct fanraid_r6_stripe {
 	bool stream;			/* a bio continues one still in flight */
 	bool read;			/* reads, not writes */
 	blk_status_t status;		/* of a write, once its members wrote */
+	struct fanraid_r6op *op;	/* of a write, while it is written */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
 	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
@@ -637,14 +638,120 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
 	fanraid_r6_write_finish(st, false);
 }
 
+/* Send the entry's new data, P and Q; their completion ends it. */
+static void fanraid_r6_stripe_send(struct fanraid_r6op *op,
+				   struct fanraid_r6_stripe *st)
+{
+	u32 n = op->g->ndevs;
+	unsigned long write;
+	blk_opf_t fua = 0;
+	struct bio *bio;
+
+	bio_list_for_each(bio, &st->bios)
+		fua |= bio->bi_opf & REQ_FUA;
+	/*
+	 * A member being rebuilt is written: this window is then in sync on
+	 * it. So is a slot whose read failed, rebuilt above: that repairs it.
+	 */
+	write = st->touched | BIT(n - 2) | BIT(n - 1) | op->read_bad;
+	fanraid_r6_io_async(op, write & ~fanraid_r6_failed_slots(op),
+			    REQ_OP_WRITE | fua, fanraid_r6_stripe_written);
+}
+
+/*
+ * Reconstruct-write: read @rcw (every survivor when degraded, so the lost
+ * slots can be rebuilt under the bios), then P and Q from the data. Waits
+ * for its reads. False when they cannot be had: nothing was written.
+ */
+static bool fanraid_r6_stripe_rcw(struct fanraid_r6op *op,
+				  struct fanraid_r6_stripe *st,
+				  unsigned long rcw)
+{
+	if (op->missing)
+		rcw = GENMASK(op->g->ndevs - 1, 0);
+	if (fanraid_r6_read_slots(op, rcw) || fanraid_r6_recover(op))
+		return false;
+	fanraid_r6_stripe_fill(op, st);
+	fanraid_r6_gen(op, false);
+	fanraid_r6_stripe_send(op, st);
+	return true;
+}
+
+/* A write that cannot go on: it fails, and its members are left be. */
+static void fanraid_r6_stripe_fail(struct fanraid_r6op *op,
+				   struct fanraid_r6_stripe *st)
+{
+	st->status = BLK_STS_IOERR;
+	fanraid_r6_write_unlock(st, op);
+	fanraid_r6_write_finish(st, true);
+}
+
+/* A read-modify-write whose reads failed: again as a reconstruct-write. */
+static void fanraid_r6_rmw_retry_work(struct work_struct *work)
+{
+	struct fanraid_r6_stripe *st = container_of(work,
+						    struct fanraid_r6_stripe,
+						    work);
+	struct fanraid_r6op *op = st->op;
+
+	if (!fanraid_r6_stripe_rcw(op, st, GENMASK(op->g->ndevs - 1, 0)))
+		fanraid_r6_stripe_fail(op, st);
+}
+
+/*
+ * The old data, P and Q of a read-modify-write are in: take the old
+ * data's share out of P and Q, put the new data's in, and write. On
+ * kfanraid6c, the CPU's continuation worker, which runs every operation
+ * whose reads completed since it last ran: under load one wakeup serves
+ * many writes, as md's raid5d does. A failed read goes to kfanraid6w,
+ * where waiting for the retry holds up no other write.
+ */
+static void fanraid_r6_rmw_continue(struct fanraid_r6op *op)
+{
+	struct fanraid_r6_stripe *st = op->private;
+
+	if (fanraid_r6_io_async_status(op)) {
+		INIT_WORK(&st->work, fanraid_r6_rmw_retry_work);
+		queue_work(st->fc->r6->write_wq, &st->work);
+		return;
+	}
+	fanraid_r6_stripe_xor(op, st->touched);
+	fanraid_r6_stripe_fill(op, st);
+	fanraid_r6_stripe_xor(op, st->touched);
+	fanraid_r6_stripe_send(op, st);
+}
+
+void fanraid_r6_cont_work(struct work_struct *work)
+{
+	struct fanraid_r6_cont *c = container_of(work, struct fanraid_r6_cont,
+						 work);
+	struct llist_node *ops = llist_reverse_order(llist_del_all(&c->ops));
+	struct fanraid_r6op *op, *tmp;
+
+	llist_for_each_entry_safe(op, tmp, ops, cont)
+		fanraid_r6_rmw_continue(op);
+}
+
+/* op->end_io of the reads: any context. Only the first op queues the work. */
+static void fanraid_r6_rmw_read(struct fanraid_r6op *op)
+{
+	struct fanraid_r6 *r6 = op->fc->r6;
+	struct fanraid_r6_cont *c = get_cpu_ptr(r6->cont);
+
+	if (llist_add(&op->cont, &c->ops))
+		queue_work(r6->cont_wq, &c->work);
+	put_cpu_ptr(r6->cont);
+}
+
 /*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
  * the others, a read-modify-write reads the touched slots, P and Q. With
  * every slot full nothing is read, degraded or not. Returns whether the
- * member writes were sent: their completion ends the entry
- * (fanraid_r6_stripe_written()). If not, nothing was written and the
- * write fails.
+ * write goes on without this task: the completion of its member writes
+ * ends it (fanraid_r6_stripe_written()), and a read-modify-write does not
+ * wait for its reads either (fanraid_r6_rmw_continue()). If not, nothing
+ * was written and the write fails.
  */
 static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 				    struct fanraid_r6_stripe *st)
@@ -652,9 +759,7 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	u32 n = op->g->ndevs, ndata = n - 2, slot;
 	u32 lo = round_down(st->first, PAGE_SECTORS);
 	u32 hi = round_up(st->end, PAGE_SECTORS);
-	unsigned long full = 0, rcw, rmw, write;
-	blk_opf_t fua = 0;
-	struct bio *bio;
+	unsigned long full = 0, rcw, rmw;
 
 	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
 	if (hweight_long(op->missing) > 2)
@@ -668,39 +773,18 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 
 	if (!rcw) {
 		/* Full stripe: P and Q from the new data alone. */
-	} else if (!op->missing && raid6_call.xor_syndrome &&
-		   !fanraid_r6_parity_unsure(op) &&
-		   hweight_long(rmw) < hweight_long(rcw) &&
-		   !fanraid_r6_io(op, rmw, REQ_OP_READ)) {
-		/* Take the old data's share out, put the new data's in. */
-		fanraid_r6_stripe_xor(op, st->touched);
 		fanraid_r6_stripe_fill(op, st);
-		fanraid_r6_stripe_xor(op, st->touched);
-		goto write;
-	} else {
-		/*
-		 * Degraded (or a member failed during the RMW reads): every
-		 * survivor, so the lost slots can be rebuilt under the bios.
-		 */
-		if (op->missing)
-			rcw = GENMASK(n - 1, 0);
-		if (fanraid_r6_read_slots(op, rcw) || fanraid_r6_recover(op))
-			return false;
+		fanraid_r6_gen(op, false);
+		fanraid_r6_stripe_send(op, st);
+		return true;
 	}
-	fanraid_r6_stripe_fill(op, st);
-	fanraid_r6_gen(op, false);
-
-write:
-	bio_list_for_each(bio, &st->bios)
-		fua |= bio->bi_opf & REQ_FUA;
-	/*
-	 * A member being rebuilt is written: this window is then in sync on
-	 * it. So is a slot whose read failed, rebuilt above: that repairs it.
-	 */
-	write = st->touched | BIT(n - 2) | BIT(n - 1) | op->read_bad;
-	fanraid_r6_io_async(op, write & ~fanraid_r6_failed_slots(op),
-			    REQ_OP_WRITE | fua, fanraid_r6_stripe_written);
-	return true;
+	if (!op->missing && raid6_call.xor_syndrome &&
+	    !fanraid_r6_parity_unsure(op) &&
+	    hweight_long(rmw) < hweight_long(rcw)) {
+		fanraid_r6_io_async(op, rmw, REQ_OP_READ, fanraid_r6_rmw_read);
+		return true;
+	}
+	return fanraid_r6_stripe_rcw(op, st, rcw);
 }
 
 /*
@@ -778,11 +862,9 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	down(fanraid_r6_op_lock(op));
 	op->missing = fanraid_r6_lost_slots(op);
 	op->private = st;
-	if (fanraid_r6_stripe_write(op, st))
-		return;
-	st->status = BLK_STS_IOERR;
-	fanraid_r6_write_unlock(st, op);
-	fanraid_r6_write_finish(st, true);
+	st->op = op;
+	if (!fanraid_r6_stripe_write(op, st))
+		fanraid_r6_stripe_fail(op, st);
 }
 
 /* Where @bio lies in layout @g: its place, window, and offset in the chunk. */
@@ -1017,6 +1099,8 @@ void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
 			spin_unlock_irq(&gd->lock);
 		}
 		flush_workqueue(r6->write_wq);
+		if (r6->cont_wq)
+			flush_workqueue(r6->cont_wq);
 		/* A finished entry may have looked at its domain's timer again. */
 		fanraid_r6_gather_cancel(r6);
 	}

@@ -48,6 +48,7 @@ struct fanraid_r6op {
 	 */
 	void (*end_io)(struct fanraid_r6op *op);
 	void *private;
+	struct llist_node cont;		/* in a CPU's fanraid_r6_cont, to go on */
 	unsigned long io_slots;
 	blk_opf_t io_opf;
 	u32 held_slots;			/* member slots with pages from the cache */
@@ -100,6 +101,7 @@ size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 			     u64 row);
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio);
+void fanraid_r6_cont_work(struct work_struct *work);
 int fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
 

@@ -10,6 +10,7 @@
 #include <linux/bio.h>
 #include <linux/bitmap.h>
 #include <linux/hrtimer.h>
+#include <linux/llist.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -251,6 +252,15 @@ struct fanraid_r6_gather {
 	unsigned int tail_next;
 } ____cacheline_aligned_in_smp;
 
+/*
+ * Per CPU: read-modify-writes whose reads completed there, for kfanraid6c
+ * to finish (fanraid_r6_rmw_continue()).
+ */
+struct fanraid_r6_cont {
+	struct llist_head ops;
+	struct work_struct work;
+};
+
 /* RAID6 state: the workers, their memory pools and the stripe window locks. */
 struct fanraid_r6 {
 	struct fanraid_c *fc;
@@ -280,6 +290,8 @@ struct fanraid_r6 {
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
 	struct workqueue_struct *write_wq;
+	struct workqueue_struct *cont_wq;	/* per CPU, runs cont */
+	struct fanraid_r6_cont __percpu *cont;
 	mempool_t stripe_pool;
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
 	u32 gather_bits;		/* log2 of their number */
