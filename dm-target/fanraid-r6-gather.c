@@ -306,7 +306,12 @@ static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 	list_del_init(&st->parked);
 	/* Others read it unlocked, summing every domain's. */
 	WRITE_ONCE(gd->writing, gd->writing + 1);
-	if (st == gd->inline_st)
+	/*
+	 * Not a stream's: it may wait in fanraid_r6_stream_start(), and a
+	 * gatherer waiting there leaves its stream's next pieces ungathered
+	 * until their predecessors ended, so they go unrecognised and unheld.
+	 */
+	if (st == gd->inline_st && !st->stream)
 		gd->inline_go = true;
 	else
 		queue_work(gd->r6->write_wq, &st->work);
