@@ -19,8 +19,9 @@
  *
  * Gathering only links bios: an entry holds no pages. The page buffers of
  * the write come from the stripe cache when the entry is written: by the
- * gatherer whose bio sent it on, or on kfanraid6w when the timer or
- * another bio did. The cache also bounds how many entries may gather at
+ * gatherer whose bio sent it on, or on a worker when the timer or another
+ * bio did (kfanraid6w for a stream's, kfanraid6l for any other: see
+ * r6->lone_wq). The cache also bounds how many entries may gather at
  * once (fanraid-r6-cache.c). The writer sleeps only for the reads of a
  * read-modify-write: the member writes' completion ends the entry, window
  * lock included, so a small write costs one task switch, not three. An
@@ -68,6 +69,7 @@ struct fanraid_r6_stripe {
 	u32 first, end;			/* sectors of the window the bios cover */
 	u32 covered;			/* distinct data sectors the bios write */
 	ktime_t since;			/* when it was first parked; 0 before */
+	pid_t submitter;		/* thread id of who mapped its last bio, or 0 */
 	bool stream;			/* a bio continues one still in flight */
 	bool read;			/* reads, not writes */
 	blk_status_t status;		/* of a write, once its members wrote */
@@ -107,11 +109,16 @@ static struct fanraid_r6_gather *fanraid_r6_domain(struct fanraid_r6 *r6,
 	return &r6->gather[hash_64(key, 32) & ((1U << r6->gather_bits) - 1)];
 }
 
+/* The bucket of a window in its domain: of its entries and of gd->pending. */
+static u32 fanraid_r6_bucket(u64 row, u32 window)
+{
+	return hash_64(fanraid_r6_window_key(row, window), FANRAID_R6_GATHER_BITS);
+}
+
 static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6_gather *gd,
 						   u64 row, u32 window)
 {
-	return &gd->hash[hash_64(fanraid_r6_window_key(row, window),
-				 FANRAID_R6_GATHER_BITS)];
+	return &gd->hash[fanraid_r6_bucket(row, window)];
 }
 
 /*
@@ -287,6 +294,12 @@ static void fanraid_r6_stream_end(struct fanraid_r6 *r6)
 		wake_up(&r6->stream_wait);
 }
 
+/* Where an entry's work runs: see r6->lone_wq. Fixed once it is dispatched. */
+static struct workqueue_struct *fanraid_r6_entry_wq(struct fanraid_r6_stripe *st)
+{
+	return st->stream ? st->fc->r6->write_wq : st->fc->r6->lone_wq;
+}
+
 /*
  * Hand an entry to the writer; the gatherer that holds it in gd->inline_st
  * writes it itself. Called with gd->lock held.
@@ -314,7 +327,7 @@ static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 	if (st == gd->inline_st && !st->stream)
 		gd->inline_go = true;
 	else
-		queue_work(gd->r6->write_wq, &st->work);
+		queue_work(fanraid_r6_entry_wq(st), &st->work);
 }
 
 /* Windows being written, all domains: a hint, read unlocked. */
@@ -339,15 +352,14 @@ static int fanraid_r6_domain_windows(struct fanraid_r6 *r6)
 }
 
 /*
- * Whether the last task to map a write is still running. Map records its
+ * Whether the task that mapped a write is still running. Map records its
  * thread id, not the task: holding a task needs a reference, taken and
  * dropped under a lock whenever the writer changes. A thread id can be
  * reused, and the answer is a hint either way: wrong, a window is sent on
  * a little early or looked at again a little later.
  */
-static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
+static bool fanraid_r6_task_runs(pid_t nr)
 {
-	pid_t nr = READ_ONCE(r6->submitter);
 	struct task_struct *t;
 	bool runs;
 
@@ -358,6 +370,28 @@ static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
 	runs = t && task_is_running(t);
 	rcu_read_unlock();
 	return runs;
+}
+
+/*
+ * Whether nothing more can join lone entry @st: no piece waits to be
+ * gathered into its window (nor, a hint, into another of its bucket), and
+ * the task that mapped its last piece sleeps. Beside a stream the last
+ * task to map anything is mostly the stream's, which runs, and its pieces
+ * are always waiting, so a queue-depth-1 writer's window waited for the
+ * timer: 1 ms, or 100 ms once the stream yielded. @asked and @runs carry
+ * the last answer: a random writer's entries share one task.
+ */
+static bool fanraid_r6_lone_done(struct fanraid_r6_gather *gd,
+				 struct fanraid_r6_stripe *st, pid_t *asked,
+				 bool *runs)
+{
+	if (atomic_read(&gd->pending[fanraid_r6_bucket(st->row, st->window)]))
+		return false;
+	if (st->submitter != *asked) {
+		*asked = st->submitter;
+		*runs = fanraid_r6_task_runs(*asked);
+	}
+	return !*runs;
 }
 
 /*
@@ -373,25 +407,28 @@ static bool fanraid_r6_submitter_runs(struct fanraid_r6 *r6)
  *   also while FANRAID_R6_GATHER_BUSY windows or more are being written:
  *   the members are busy anyway and those windows' completions bring the
  *   writes that fill it (the stream's next bios).
- * So a lone write, such as a small write an fsync then waits on beside a
- * streaming writer, does not wait for the stream: while the members are
- * that busy, at most FANRAID_R6_GATHER_LONE_USEC, time enough for the
- * other pieces of its bio, which the DM core maps one right after another.
- * (With the members not busy, a lone window waits only for its submitter
- * to sleep, so a queue-depth-1 writer's whole stripes are never split.)
+ * A lone window (no stream's) looks at its own window and writer instead
+ * (fanraid_r6_lone_done()). So a lone write, such as a small write an
+ * fsync then waits on beside a streaming writer, does not wait for the
+ * stream: it goes once its writer sleeps, or while the members are busy
+ * after at most FANRAID_R6_GATHER_LONE_USEC, time enough for the other
+ * pieces of its bio, which the DM core maps one right after another. And a
+ * queue-depth-1 writer's whole stripes are never split.
  * No window waits longer than FANRAID_R6_GATHER_MAX_USEC. Called with
  * gd->lock held.
  */
 static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 {
 	struct fanraid_r6 *r6 = gd->r6;
-	bool idle, busy, full;
+	bool idle, busy, full, runs = false;
 	ktime_t now, next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
+	pid_t asked = 0;
 
 	if (list_empty(&gd->parked))
 		return KTIME_MAX;
-	idle = !atomic_read(&gd->gathering) && !fanraid_r6_submitter_runs(r6);
+	idle = !atomic_read(&gd->gathering) &&
+	       !fanraid_r6_task_runs(READ_ONCE(r6->submitter));
 	busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
 	full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
@@ -407,7 +444,9 @@ static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 					   FANRAID_R6_GATHER_MAX_USEC :
 					   FANRAID_R6_GATHER_LONE_USEC);
 
-		if (!ktime_before(now, due) || (idle && !st->stream)) {
+		if (!ktime_before(now, due) ||
+		    (!st->stream && (idle || fanraid_r6_lone_done(gd, st, &asked,
+								 &runs)))) {
 			fanraid_r6_stripe_go(gd, st);
 			continue;
 		}
@@ -502,6 +541,7 @@ static void fanraid_r6_stripe_fill(struct fanraid_r6op *op,
 					      bio->bi_iter.bi_size);
 		else
 			fanraid_r6_copy_bio(op, bio, loc.data_idx, pos);
+		cond_resched();
 	}
 }
 
@@ -637,7 +677,7 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
 	fanraid_r6_write_unlock(st, op);
 	if (!st->status && fanraid_meta_sync_pending(fc)) {
 		INIT_WORK(&st->work, fanraid_r6_write_finish_work);
-		queue_work(fc->r6->write_wq, &st->work);
+		queue_work(fanraid_r6_entry_wq(st), &st->work);
 		return;
 	}
 	fanraid_r6_write_finish(st, false);
@@ -708,8 +748,10 @@ static void fanraid_r6_rmw_retry_work(struct work_struct *work)
  * data's share out of P and Q, put the new data's in, and write. On
  * kfanraid6c, the CPU's continuation worker, which runs every operation
  * whose reads completed since it last ran: under load one wakeup serves
- * many writes, as md's raid5d does. A failed read goes to kfanraid6w,
- * where waiting for the retry holds up no other write.
+ * many writes, as md's raid5d does. A failed read is retried in its own
+ * item on kfanraid6c too, where waiting for the retry holds up no other
+ * write, and no item waits for pages: on kfanraid6w or kfanraid6l every
+ * worker could be waiting for the very pages the retry holds.
  */
 static void fanraid_r6_rmw_continue(struct fanraid_r6op *op)
 {
@@ -717,7 +759,7 @@ static void fanraid_r6_rmw_continue(struct fanraid_r6op *op)
 
 	if (fanraid_r6_io_async_status(op)) {
 		INIT_WORK(&st->work, fanraid_r6_rmw_retry_work);
-		queue_work(st->fc->r6->write_wq, &st->work);
+		queue_work(st->fc->r6->cont_wq, &st->work);
 		return;
 	}
 	fanraid_r6_stripe_xor(op, st->touched);
@@ -887,13 +929,21 @@ static struct fanraid_r6_gather *fanraid_r6_bio_domain(struct fanraid_c *fc,
 				 *in_chunk / fanraid_r6_win_sectors(g));
 }
 
+/* Count a piece for @window of @row in its domain's gathering (@d = 1) or out (-1). */
+static void fanraid_r6_gathering_add(struct fanraid_r6_gather *gd, u64 row,
+				     u32 window, int d)
+{
+	atomic_add(d, &gd->gathering);
+	atomic_add(d, &gd->pending[fanraid_r6_bucket(row, window)]);
+}
+
 /*
  * kfanraid6: add a write or read to its window's entry (its row in layout
- * @g), and dispatch what is ready.
+ * @g), mapped by thread @submitter (0: none), and dispatch what is ready.
  * The caller counted it in its domain's gathering.
  */
 static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
-				  const struct fr_geom *g)
+				  const struct fr_geom *g, pid_t submitter)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
@@ -911,7 +961,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	start = in_chunk & (win_sectors - 1);
 	end = start + bio_sectors(bio);
 	if (WARN_ON_ONCE(end > win_sectors) || start == end) {
-		atomic_dec(&gd->gathering);
+		fanraid_r6_gathering_add(gd, loc.row, window, -1);
 		bio->bi_status = start == end ? BLK_STS_OK : BLK_STS_IOERR;
 		bio_endio(bio);
 		return;
@@ -957,6 +1007,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 						    read), st);
 
 	bio_list_add(&st->bios, bio);
+	st->submitter = submitter;
 	st->first = min(st->first, start);
 	st->end = max(st->end, end);
 	__set_bit(loc.data_idx, &st->touched);
@@ -964,13 +1015,13 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	for (s = start; s < end; s++)
 		if (!__test_and_set_bit(s, cover))
 			st->covered++;
-	atomic_dec(&gd->gathering);
+	fanraid_r6_gathering_add(gd, loc.row, window, -1);
 
 	/*
 	 * An entry this bio sends on is written here: a second worker would
 	 * cost a wakeup and a context switch per write, the largest part of
 	 * a small write's CPU. Those the timer or other bios send on go to
-	 * kfanraid6w.
+	 * a worker (fanraid_r6_entry_wq()).
 	 */
 	gd->inline_st = st;
 	/*
@@ -1001,7 +1052,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
 
 	fanraid_r6_gather_bio(fb->fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)),
-			      fb->g);
+			      fb->g, fb->submitter);
 }
 
 /*
@@ -1012,13 +1063,15 @@ static void fanraid_r6_gather_work(struct work_struct *work)
  */
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
 {
+	struct fanraid_r6_gather *gd;
 	struct fr_loc loc;
 	u32 in_chunk;
 
 	/* Counted in its domain's gathering, as from map. */
-	atomic_inc(&fanraid_r6_bio_domain(fc, bio, &fc->geom, &loc,
-					  &in_chunk)->gathering);
-	fanraid_r6_gather_bio(fc, bio, &fc->geom);
+	gd = fanraid_r6_bio_domain(fc, bio, &fc->geom, &loc, &in_chunk);
+	fanraid_r6_gathering_add(gd, loc.row,
+				 in_chunk / fanraid_r6_win_sectors(&fc->geom), 1);
+	fanraid_r6_gather_bio(fc, bio, &fc->geom, 0);
 }
 
 /*
@@ -1033,15 +1086,20 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 	u32 in_chunk = logical & (fb->g->chunk_sectors - 1);
+	u32 window = in_chunk / fanraid_r6_win_sectors(fb->g);
 	struct fanraid_r6 *r6 = fc->r6;
 
-	atomic_inc(&fanraid_r6_domain(r6, row, in_chunk /
-				      fanraid_r6_win_sectors(fb->g))->gathering);
+	fanraid_r6_gathering_add(fanraid_r6_domain(r6, row, window), row,
+				 window, 1);
 	/* Stored only when the writer changes, so one writer dirties no shared line. */
 	if (READ_ONCE(r6->submitter) != current->pid)
 		WRITE_ONCE(r6->submitter, current->pid);
+	fb->submitter = current->pid;
 	INIT_WORK(&fb->work, fanraid_r6_gather_work);
-	queue_work(r6->wq, &fb->work);
+	if (bio_sectors(bio) < fanraid_r6_win_sectors(fb->g))
+		queue_work(r6->small_wq, &fb->work);
+	else
+		queue_work(r6->wq, &fb->work);
 }
 
 /*
@@ -1094,7 +1152,7 @@ void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
 	if (!r6->gather)
 		return;
 	fanraid_r6_gather_cancel(r6);
-	if (r6->write_wq) {
+	if (r6->write_wq && r6->lone_wq) {
 		for (i = 0; i < 1U << r6->gather_bits; i++) {
 			struct fanraid_r6_gather *gd = &r6->gather[i];
 
@@ -1104,6 +1162,7 @@ void fanraid_r6_gather_exit(struct fanraid_r6 *r6)
 			spin_unlock_irq(&gd->lock);
 		}
 		flush_workqueue(r6->write_wq);
+		flush_workqueue(r6->lone_wq);
 		if (r6->cont_wq)
 			flush_workqueue(r6->cont_wq);
 		/* A finished entry may have looked at its domain's timer again. */

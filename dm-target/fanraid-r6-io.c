@@ -409,6 +409,7 @@ void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
 			ptrs[n - 1] = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
 		}
 		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
+		cond_resched();
 	}
 }
 

@@ -126,6 +126,20 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
+	/*
+	 * Pieces shorter than a window, gathered at high priority: a task
+	 * mostly waits on each (an fsync's write, a database's page), and
+	 * kfanraid6 beside a stream is busy copying its windows (small writes
+	 * waited there 5-10 ms). Apart from kfanraid6l: gatherers may wait
+	 * for windows that the entries there free.
+	 */
+	r6->small_wq = alloc_workqueue("kfanraid6s", WQ_MEM_RECLAIM | WQ_UNBOUND |
+				       WQ_HIGHPRI, clamp_t(u32, r6->nops,
+				       FANRAID_R6_MAX_ACTIVE, WQ_MAX_ACTIVE));
+	if (!r6->small_wq) {
+		*error = "Cannot allocate RAID6 workqueue";
+		return -ENOMEM;
+	}
 	/* Apart from kfanraid6, whose gatherers may wait for windows these free. */
 	r6->write_wq = alloc_workqueue("kfanraid6w", WQ_MEM_RECLAIM | WQ_UNBOUND,
 				       min_t(u32, r6->nops, WQ_MAX_ACTIVE));
@@ -134,11 +148,24 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	/*
+	 * Every entry not a stream's: a stream's window may wait for its turn
+	 * at the members (fanraid_r6_stream_start()), and a small write queued
+	 * behind such workers waited 70 ms beside a stream. High priority: a
+	 * task waits for each, and each holds a CPU only briefly.
+	 */
+	r6->lone_wq = alloc_workqueue("kfanraid6l", WQ_MEM_RECLAIM | WQ_UNBOUND |
+				      WQ_HIGHPRI, min_t(u32, r6->nops, WQ_MAX_ACTIVE));
+	if (!r6->lone_wq) {
+		*error = "Cannot allocate RAID6 workqueue";
+		return -ENOMEM;
+	}
+	/*
 	 * Unbound: a worker bound to the CPU whose completions queued it
 	 * left the other CPUs idle while that one was busy (37% idle at
 	 * 4 KiB random writes, against 25%).
 	 */
-	r6->cont_wq = alloc_workqueue("kfanraid6c", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	r6->cont_wq = alloc_workqueue("kfanraid6c", WQ_MEM_RECLAIM | WQ_UNBOUND |
+				      WQ_HIGHPRI, 0);
 	r6->cont = alloc_percpu(struct fanraid_r6_cont);
 	if (!r6->cont_wq || !r6->cont) {
 		*error = "Cannot allocate RAID6 workqueue";
@@ -169,9 +196,13 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 		fanraid_sync_presuspend(fc);
 	if (r6->wq)
 		destroy_workqueue(r6->wq);
+	if (r6->small_wq)
+		destroy_workqueue(r6->small_wq);
 	fanraid_r6_gather_exit(r6);
 	if (r6->write_wq)
 		destroy_workqueue(r6->write_wq);
+	if (r6->lone_wq)
+		destroy_workqueue(r6->lone_wq);
 	if (r6->cont_wq)
 		destroy_workqueue(r6->cont_wq);
 	free_percpu(r6->cont);

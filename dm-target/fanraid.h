@@ -250,6 +250,8 @@ struct fanraid_r6_gather {
 	u64 tail_key[FANRAID_R6_TAILS];
 	struct fanraid_r6_stripe *tail_st[FANRAID_R6_TAILS];
 	unsigned int tail_next;
+	/* Of gathering, those per hash bucket: what may still join a window. */
+	atomic_t pending[1 << FANRAID_R6_GATHER_BITS];
 } ____cacheline_aligned_in_smp;
 
 /*
@@ -265,6 +267,7 @@ struct fanraid_r6_cont {
 struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
+	struct workqueue_struct *small_wq;	/* gathers pieces short of a window */
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
 	/*
@@ -289,7 +292,8 @@ struct fanraid_r6 {
 	u32 max_windows;		/* gathering windows allowed at once, all domains */
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
-	struct workqueue_struct *write_wq;
+	struct workqueue_struct *write_wq;	/* streams' windows */
+	struct workqueue_struct *lone_wq;	/* every other entry's */
 	struct workqueue_struct *cont_wq;	/* per CPU, runs cont */
 	struct fanraid_r6_cont __percpu *cont;
 	mempool_t stripe_pool;
@@ -356,6 +360,7 @@ struct fanraid_bio {
 	u32 ra_stream_sectors;		/* what it added to the stream's outstanding */
 	u8 ra_stream;			/* stream whose outstanding reads count it */
 	u8 rs_epoch;			/* reshape: old-layout epoch + 1, 0 = none */
+	pid_t submitter;		/* RAID6 write: thread id of who mapped it */
 };
 
 /* fanraid-table.c */
