@@ -127,11 +127,12 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	/*
-	 * Pieces shorter than a window, gathered at high priority: a task
-	 * mostly waits on each (an fsync's write, a database's page), and
-	 * kfanraid6 beside a stream is busy copying its windows (small writes
-	 * waited there 5-10 ms). Apart from kfanraid6l: gatherers may wait
-	 * for windows that the entries there free.
+	 * Pieces shorter than a window while a stream is written
+	 * (fanraid_r6_beside_stream()): a task mostly waits on each (an
+	 * fsync's write, a database's page), and kfanraid6 is busy copying the
+	 * stream's windows in (small writes waited there 5-10 ms). Apart from
+	 * kfanraid6l: gatherers may wait for windows that the entries there
+	 * free.
 	 */
 	r6->small_wq = alloc_workqueue("kfanraid6s", WQ_MEM_RECLAIM | WQ_UNBOUND |
 				       WQ_HIGHPRI, clamp_t(u32, r6->nops,
@@ -148,10 +149,10 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	/*
-	 * Every entry not a stream's: a stream's window may wait for its turn
-	 * at the members (fanraid_r6_stream_start()), and a small write queued
-	 * behind such workers waited 70 ms beside a stream. High priority: a
-	 * task waits for each, and each holds a CPU only briefly.
+	 * Entries not a stream's, while a stream is written: a stream's window
+	 * may wait on kfanraid6w for its turn at the members
+	 * (fanraid_r6_stream_start()), and a small write queued behind such
+	 * workers waited 70 ms.
 	 */
 	r6->lone_wq = alloc_workqueue("kfanraid6l", WQ_MEM_RECLAIM | WQ_UNBOUND |
 				      WQ_HIGHPRI, min_t(u32, r6->nops, WQ_MAX_ACTIVE));
@@ -164,10 +165,12 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	 * left the other CPUs idle while that one was busy (37% idle at
 	 * 4 KiB random writes, against 25%).
 	 */
-	r6->cont_wq = alloc_workqueue("kfanraid6c", WQ_MEM_RECLAIM | WQ_UNBOUND |
-				      WQ_HIGHPRI, 0);
+	r6->cont_wq = alloc_workqueue("kfanraid6c", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	/* Beside a stream, as kfanraid6s and kfanraid6l. */
+	r6->cont_hp_wq = alloc_workqueue("kfanraid6ch", WQ_MEM_RECLAIM |
+					 WQ_UNBOUND | WQ_HIGHPRI, 0);
 	r6->cont = alloc_percpu(struct fanraid_r6_cont);
-	if (!r6->cont_wq || !r6->cont) {
+	if (!r6->cont_wq || !r6->cont_hp_wq || !r6->cont) {
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
@@ -176,6 +179,7 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 
 		init_llist_head(&c->ops);
 		INIT_WORK(&c->work, fanraid_r6_cont_work);
+		INIT_WORK(&c->urgent, fanraid_r6_cont_urgent_work);
 	}
 	/* Per CPU: map counts every bio, and a shared counter would bounce. */
 	r6->mapped = alloc_percpu(unsigned long);
@@ -205,6 +209,8 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 		destroy_workqueue(r6->lone_wq);
 	if (r6->cont_wq)
 		destroy_workqueue(r6->cont_wq);
+	if (r6->cont_hp_wq)
+		destroy_workqueue(r6->cont_hp_wq);
 	free_percpu(r6->cont);
 	bioset_exit(&r6->zero_bs);
 	bioset_exit(&r6->bs);

@@ -102,6 +102,7 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 			     u64 row);
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio);
 void fanraid_r6_cont_work(struct work_struct *work);
+void fanraid_r6_cont_urgent_work(struct work_struct *work);
 int fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
 

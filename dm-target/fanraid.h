@@ -260,7 +260,8 @@ struct fanraid_r6_gather {
  */
 struct fanraid_r6_cont {
 	struct llist_head ops;
-	struct work_struct work;
+	struct work_struct work;	/* on kfanraid6c */
+	struct work_struct urgent;	/* on kfanraid6ch, beside a stream */
 };
 
 /* RAID6 state: the workers, their memory pools and the stripe window locks. */
@@ -295,6 +296,7 @@ struct fanraid_r6 {
 	struct workqueue_struct *write_wq;	/* streams' windows */
 	struct workqueue_struct *lone_wq;	/* every other entry's */
 	struct workqueue_struct *cont_wq;	/* per CPU, runs cont */
+	struct workqueue_struct *cont_hp_wq;	/* ... at high priority */
 	struct fanraid_r6_cont __percpu *cont;
 	mempool_t stripe_pool;
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
@@ -302,6 +304,7 @@ struct fanraid_r6 {
 	pid_t submitter;		/* thread id of the last task to map a write */
 	unsigned long waiter_seen;	/* jiffies a writer last waited on the media */
 	atomic_t stream_writing;	/* stream windows being written */
+	unsigned long stream_seen;	/* jiffies a stream's window last started */
 	wait_queue_head_t stream_wait;	/* for one to end while streams yield */
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
