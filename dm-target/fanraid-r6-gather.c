@@ -20,8 +20,9 @@
  * Gathering only links bios: an entry holds no pages. The page buffers of
  * the write come from the stripe cache when the entry is written: by the
  * gatherer whose bio sent it on, or on a worker when the timer or another
- * bio did (kfanraid6w for a stream's, kfanraid6l for any other: see
- * r6->lone_wq). The cache also bounds how many entries may gather at
+ * bio did: kfanraid6w, or its high-priority twin kfanraid6l for an entry
+ * no stream writes to while a stream is written
+ * (fanraid_r6_beside_stream()). The cache also bounds how many entries may gather at
  * once (fanraid-r6-cache.c). The writer sleeps only for the reads of a
  * read-modify-write: the member writes' completion ends the entry, window
  * lock included, so a small write costs one task switch, not three. An
@@ -768,9 +769,9 @@ static void fanraid_r6_rmw_retry_work(struct work_struct *work)
 /*
  * The old data, P and Q of a read-modify-write are in: take the old
  * data's share out of P and Q, put the new data's in, and write. On
- * kfanraid6c, the CPU's continuation worker, which runs every operation
- * whose reads completed since it last ran: under load one wakeup serves
- * many writes, as md's raid5d does. A failed read is retried in its own
+ * kfanraid6c (kfanraid6ch beside a stream), the CPU's continuation
+ * worker, which runs every operation whose reads completed since it last
+ * ran: under load one wakeup serves many writes, as md's raid5d does. A failed read is retried in its own
  * item on kfanraid6c too, where waiting for the retry holds up no other
  * write, and no item waits for pages: on kfanraid6w or kfanraid6l every
  * worker could be waiting for the very pages the retry holds.
