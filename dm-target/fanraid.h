@@ -268,7 +268,7 @@ struct fanraid_r6_cont {
 struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
-	struct workqueue_struct *small_wq;	/* gathers pieces short of a window */
+	struct workqueue_struct *small_wq;	/* short pieces, beside a stream */
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
 	/*
@@ -293,8 +293,8 @@ struct fanraid_r6 {
 	u32 max_windows;		/* gathering windows allowed at once, all domains */
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
-	struct workqueue_struct *write_wq;	/* streams' windows */
-	struct workqueue_struct *lone_wq;	/* every other entry's */
+	struct workqueue_struct *write_wq;	/* entries */
+	struct workqueue_struct *lone_wq;	/* ... not a stream's, beside a stream */
 	struct workqueue_struct *cont_wq;	/* per CPU, runs cont */
 	struct workqueue_struct *cont_hp_wq;	/* ... at high priority */
 	struct fanraid_r6_cont __percpu *cont;
