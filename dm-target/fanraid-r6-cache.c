@@ -3,7 +3,8 @@
  * fanraid RAID6 stripe cache: the memory every RAID6 operation works in.
  *
  * The cache is allocated whole when the table is loaded: a pool of pages
- * and a number of operations that take their pages from it. An operation
+ * and a number of operations that take their pages from it, and a quarter
+ * of the pool for the parity kept after writes (fanraid-r6-pq.c). An operation
  * takes what its I/O needs: its pages of the window on every member slot,
  * and the two scratch slots only for the sync pass, which compares in
  * them. A 4 KiB write on 16 members pins 16 pages, not the 18 whole
@@ -96,7 +97,15 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	u64 pool = budget - window_bytes;
 	u32 full = fanraid_r6_full_op_pages(&fc->geom);
 	struct fanraid_r6op *op;
+	u64 pq_bytes;
 	u32 i;
+
+	/* Parity kept after writes, while two whole operations still fit. */
+	pq_bytes = fanraid_r6_pq_bytes(pool, ((u64)2 * full << PAGE_SHIFT) +
+				       (pool >> FANRAID_R6_OPS_SHARE_SHIFT));
+	if (fanraid_r6_pq_create(r6, pq_bytes, FANRAID_R6_CACHE_GFP))
+		goto nomem;
+	pool -= pq_bytes;
 
 	spin_lock_init(&r6->cache_lock);
 	init_waitqueue_head(&r6->op_wait);
@@ -142,6 +151,8 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	       dm_table_device_name(fc->ti->table), fc->features.stripe_cache_mb,
 	       r6->npages, r6->nops, r6->full_ops, r6->max_windows,
 	       1U << r6->gather_bits);
+	DMINFO("%s: parity of %u pages kept", dm_table_device_name(fc->ti->table),
+	       fanraid_r6_pq_capacity(r6));
 	return 0;
 
 nomem:
@@ -153,6 +164,7 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
 {
 	struct fanraid_r6op *op, *tmp;
 
+	fanraid_r6_pq_destroy(r6);
 	if (!r6->free_ops.next)
 		return;
 	WARN_ON(r6->nfree != r6->npages);
@@ -257,6 +269,7 @@ static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 	op->page_skip = 0;
 	op->missing = 0;
 	op->read_bad = 0;
+	op->pq_keep = false;
 	init_completion(&op->done);
 	op->end_io = NULL;
 	op->private = NULL;

@@ -171,6 +171,7 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 	mutex_lock(&fc->r6->zero_lock);
 	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
 		down(&window_locks[i]);
+	fanraid_r6_pq_forget_rows(fc->r6, &fc->geom, row, nrows);
 	/* As a write: with more than two members lost, leave the members be. */
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;

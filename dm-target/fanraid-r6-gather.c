@@ -694,9 +694,13 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
 	struct fanraid_r6_stripe *st = op->private;
 	struct fanraid_c *fc = st->fc;
 
-	fanraid_r6_io_async_status(op);
+	bool failed = fanraid_r6_io_async_status(op);
+
 	/* Data is safe while at most two slots of the row are lost. */
 	st->status = hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
+	/* Only parity every member now holds is kept. */
+	if (op->pq_keep && !failed && !op->missing)
+		fanraid_r6_pq_keep(op);
 	fanraid_r6_write_unlock(st, op);
 	if (!st->status && fanraid_meta_sync_pending(fc)) {
 		INIT_WORK(&st->work, fanraid_r6_write_finish_work);
@@ -741,6 +745,7 @@ static bool fanraid_r6_stripe_rcw(struct fanraid_r6op *op,
 		return false;
 	fanraid_r6_stripe_fill(op, st);
 	fanraid_r6_gen(op, false);
+	op->pq_keep = true;
 	fanraid_r6_stripe_send(op, st);
 	return true;
 }
@@ -864,10 +869,17 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 		return true;
 	}
 	if (!op->missing && raid6_call.xor_syndrome &&
-	    !fanraid_r6_parity_unsure(op) &&
-	    hweight_long(rmw) < hweight_long(rcw)) {
-		fanraid_r6_io_async(op, rmw, REQ_OP_READ, fanraid_r6_rmw_read);
-		return true;
+	    !fanraid_r6_parity_unsure(op)) {
+		/* P and Q kept from the last write here need no reads. */
+		if (hweight_long(st->touched) < hweight_long(rcw) &&
+		    fanraid_r6_pq_take(op))
+			rmw = st->touched;
+		if (hweight_long(rmw) < hweight_long(rcw)) {
+			op->pq_keep = true;
+			fanraid_r6_io_async(op, rmw, REQ_OP_READ,
+					    fanraid_r6_rmw_read);
+			return true;
+		}
 	}
 	return fanraid_r6_stripe_rcw(op, st, rcw);
 }

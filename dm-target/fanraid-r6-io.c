@@ -87,6 +87,9 @@ static void fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
 	bool write = op_is_write(opf);
 	u32 slot, i;
 
+	/* Parity kept of these pages goes: the members change under it. */
+	if (write)
+		fanraid_r6_pq_forget(op);
 	atomic_set(&op->pending, 1);
 	for_each_set_bit(slot, &slots, g->ndevs) {
 		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);

@@ -54,6 +54,7 @@ struct fanraid_r6op {
 	u32 held_slots;			/* member slots with pages from the cache */
 	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
 	bool held_scratch;
+	bool pq_keep;			/* a write whose P and Q are kept once written */
 	struct fanraid_r6io io[FR_MAX_DEVS];
 	/* the pages it works on, per slot (scratch too for a scrub), from the cache */
 	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
@@ -71,6 +72,17 @@ struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 					       const struct fr_geom *g, u64 row,
 					       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
+
+/* fanraid-r6-pq.c: parity kept after writes (memory; calls nothing above it) */
+u64 fanraid_r6_pq_bytes(u64 pool, u64 keep);
+int fanraid_r6_pq_create(struct fanraid_r6 *r6, u64 bytes, gfp_t gfp);
+void fanraid_r6_pq_destroy(struct fanraid_r6 *r6);
+u32 fanraid_r6_pq_capacity(struct fanraid_r6 *r6);
+bool fanraid_r6_pq_take(struct fanraid_r6op *op);
+void fanraid_r6_pq_keep(struct fanraid_r6op *op);
+void fanraid_r6_pq_forget(struct fanraid_r6op *op);
+void fanraid_r6_pq_forget_rows(struct fanraid_r6 *r6, const struct fr_geom *g,
+			       u64 row, u32 nrows);
 
 /* fanraid-r6-io.c: member I/O and parity for an operation */
 u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window);

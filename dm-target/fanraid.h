@@ -264,6 +264,28 @@ struct fanraid_r6_cont {
 	struct work_struct urgent;	/* on kfanraid6ch, beside a stream */
 };
 
+/*
+ * P and Q of one page of a stripe window, kept after a write
+ * (fanraid-r6-pq.c). Free while @g is NULL.
+ */
+struct fanraid_r6_pq {
+	const struct fr_geom *g;	/* the layout its row is in */
+	u64 row;
+	u32 page;			/* page within the chunk */
+	u32 used;			/* its bucket's clock when kept: the least goes first */
+	struct page *p;
+	struct page *q;
+};
+
+/* Entries of a bucket: a stripe page can be in any of them. */
+#define FANRAID_R6_PQ_WAYS	4
+
+struct fanraid_r6_pq_bucket {
+	spinlock_t lock;		/* irq-safe: writes keep from their completion */
+	u32 clock;
+	struct fanraid_r6_pq ent[FANRAID_R6_PQ_WAYS];
+};
+
 /* RAID6 state: the workers, their memory pools and the stripe window locks. */
 struct fanraid_r6 {
 	struct fanraid_c *fc;
@@ -291,6 +313,10 @@ struct fanraid_r6 {
 	u32 ticket_served;
 	u32 full_ops;			/* whole-window operations its pages hold at once */
 	u32 max_windows;		/* gathering windows allowed at once, all domains */
+
+	/* Parity kept after writes (fanraid-r6-pq.c), hashed by stripe page. */
+	struct fanraid_r6_pq_bucket *pq;
+	u32 pq_buckets;
 
 	/* Writes gathered by stripe window (fanraid-r6-gather.c). */
 	struct workqueue_struct *write_wq;	/* entries */
