@@ -114,8 +114,10 @@ watchdog_start() { # WHAT
 # member that stays STOPPED with requests waiting is stock null_blk's mbps
 # throttle never starting its queue again, below every layer
 # (tests/vm/nullb-throttle-stall-is-below-fanraid.sh): a request the
-# throttle turned away waits on the dispatch list, not in flight. Blocked
-# kworkers of a layer over it say nothing else about the layer.
+# throttle turned away waits on the dispatch list, not in flight. Requests
+# still on a CPU's software queue (queued) or holding a tag (tagged) were
+# never handed back either. Blocked kworkers of a layer over a member with
+# none of these waiting say the layer lost an I/O.
 members_queue_state() {
 	local b
 	grep -q ' /sys/kernel/debug ' /proc/mounts ||
@@ -124,7 +126,9 @@ members_queue_state() {
 		[ -e "$b" ] || continue
 		b=${b##*/}
 		echo "$b inflight $(cat "/sys/block/$b/inflight") waiting" \
-			"$(cat /sys/kernel/debug/block/"$b"/hctx*/dispatch 2>/dev/null | wc -l) hctx" \
+			"$(cat /sys/kernel/debug/block/"$b"/hctx*/dispatch 2>/dev/null | wc -l) queued" \
+			"$(cat /sys/kernel/debug/block/"$b"/hctx*/cpu*/*_rq_list 2>/dev/null | wc -l) tagged" \
+			"$(cat /sys/kernel/debug/block/"$b"/hctx*/busy 2>/dev/null | wc -l) hctx" \
 			"$(cat /sys/kernel/debug/block/"$b"/hctx*/state 2>/dev/null | tr '\n' ' ')"
 	done
 }

@@ -328,6 +328,24 @@ vm_crash() {
 	fail "still running after sysrq b"
 }
 
+# ref_check NAME TABLE WHAT [MISSING]: /dev/mapper/NAME, and raidcalc
+# reading the members of TABLE itself, both read the reference /tmp/ref,
+# and raidcalc finds P and Q right. MISSING: a member raidcalc must not
+# read ("- -" in its table), rebuilt from the others.
+ref_check() {
+	local name=$1 t=$2 what=$3 missing=${4:-}
+	drop_caches
+	cmp /tmp/ref "/dev/mapper/$name" || fail "$what: the device does not read the reference"
+	# <start> <len> fanraid <level> <chunk> 0 <#devs>, then dev offset pairs
+	[ -z "$missing" ] ||
+		t=$(echo "$t" | awk -v m="$missing" '{ $(8 + 2 * m) = "-"; $(9 + 2 * m) = "-"; print }')
+	raidcalc read -o /tmp/rc.out "$t" || fail "$what: raidcalc read"
+	cmp /tmp/ref /tmp/rc.out || fail "$what: raidcalc reads other data off the members"
+	rm -f /tmp/rc.out
+	raidcalc verify "$t" >/tmp/verify.out 2>&1 || { cat /tmp/verify.out; fail "$what: raidcalc verify"; }
+	log "$what: exact; $(tail -n 1 /tmp/verify.out)"
+}
+
 # member_pairs DEV...: the "<dev> <offset>" words of a table, offset 0, each
 # pair after a space (append to "<#devs>").
 member_pairs() {

@@ -41,19 +41,8 @@ member_read_sectors() {
 	for d in "${devs[@]}"; do sum=$((sum + $(blk_stat "$d" 3))); done
 	echo $sum
 }
-# check WHAT [MISSING]: as raid6-discard-zeroes-whole-rows-healthy-and-degraded.
-check() {
-	local t=$table
-	drop_caches
-	cmp /tmp/ref /dev/mapper/fr || fail "$1: the device does not read the reference"
-	[ -z "${2:-}" ] ||
-		t=$(echo "$table" | awk -v m="$2" '{ $(8 + 2 * m) = "-"; $(9 + 2 * m) = "-"; print }')
-	raidcalc read -o /tmp/rc.out "$t" || fail "$1: raidcalc read"
-	cmp /tmp/ref /tmp/rc.out || fail "$1: raidcalc reads other data off the members"
-	rm -f /tmp/rc.out
-	raidcalc verify "$t" >/tmp/verify.out 2>&1 || { cat /tmp/verify.out; fail "$1: raidcalc verify"; }
-	log "$1: exact; $(tail -n 1 /tmp/verify.out)"
-}
+# check WHAT [MISSING]: see ref_check in lib.sh.
+check() { ref_check fr "$table" "$@"; }
 
 # 1. Locality: 1 MiB holds 64 stripe pages (4 data pages each). The
 # first write to each reads data, P and Q; later ones find P and Q kept.
