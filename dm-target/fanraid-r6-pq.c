@@ -111,9 +111,12 @@ static bool fanraid_r6_pq_is(const struct fanraid_r6_pq *e,
 }
 
 /*
- * Swap page @i of @op's P and Q slots with the entry of its stripe page,
- * a free one, or the least recently kept: the op's become kept, and the
- * op holds what the entry held. Called with the bucket's lock.
+ * Swap page @i of @op's P and Q slots with a free entry, or the least
+ * recently kept: the op's become kept, and the op holds what the entry
+ * held. Called with the bucket's lock. The page has no entry of its own
+ * left (its window's lock is held, and the op's member writes dropped
+ * any, or fanraid_r6_pq_take() freed the one it took), so a page is
+ * never kept twice.
  */
 static void fanraid_r6_pq_put(struct fanraid_r6_pq_bucket *b,
 			      struct fanraid_r6op *op, u32 i)
