@@ -9,9 +9,11 @@
 #   (race_window_us) that widens the window in which the mbps throttle
 #   stops its queue for good;
 # - null_blk_fixed.ko: the same plus 0002, the fix (the bandwidth timer
-#   never stops), and 0003 (the budget carries across ticks, so the cap
-#   holds whatever the request sizes), which the bench and demo members
-#   load instead of the stock driver.
+#   never stops), 0003 (the budget carries across ticks, so the cap
+#   holds whatever the request sizes) and 0004 (each tick runs the queues
+#   that hold work: 6.1's blk-mq can leave a request on a software queue
+#   when the timer starts a stopped queue), which the bench and demo
+#   members load instead of the stock driver.
 # Rebuilt only when the source tarball or a patch changes.
 set -euo pipefail
 
@@ -53,5 +55,6 @@ variant() {
 variant null_blk_race 0001-null_blk-test-only-widen-the-bandwidth-timer-race.patch
 variant null_blk_fixed 0001-null_blk-test-only-widen-the-bandwidth-timer-race.patch \
 	0002-null_blk-keep-the-bandwidth-timer-ticking.patch \
-	0003-null_blk-carry-the-bandwidth-budget-across-ticks.patch
+	0003-null_blk-carry-the-bandwidth-budget-across-ticks.patch \
+	0004-null_blk-run-queues-that-hold-work-on-every-tick.patch
 echo "$stamp" >"$out/stamp"
