@@ -120,7 +120,7 @@ if [ -n "$devices" ]; then
 	done
 	if ! dmsetup targets 2>/dev/null | grep -q '^fanraid '; then
 		if [ -f "$top/dm-target/dm-fanraid.ko" ]; then
-			modprobe raid6_pq 2>/dev/null
+			modprobe -a raid6_pq xor 2>/dev/null
 			insmod "$top/dm-target/dm-fanraid.ko" ||
 				echo "bench: could not load dm-fanraid.ko; fanraid layers will be skipped" >&2
 		fi

@@ -54,6 +54,8 @@ wait_for() {
 }
 
 say "@@ BOOTED $(uname -r) in $(cut -d' ' -f1 /proc/uptime) s"
+# insmod resolves no dependencies: the module's own come first.
+modprobe -a raid6_pq xor
 insmod /debvm/dm-fanraid.ko || { bad "insmod dm-fanraid"; finish; }
 modprobe raid456
 udevadm settle

@@ -28,6 +28,8 @@ finish() {
 }
 
 say "@@ BOOTED $(uname -r) in $(cut -d' ' -f1 /proc/uptime) s"
+# insmod resolves no dependencies: the module's own come first.
+modprobe -a raid6_pq xor
 insmod /debvm/dm-fanraid.ko || { say "not ok - insmod dm-fanraid"; failed=1; finish; }
 modprobe dm-flakey; modprobe dm-mod; modprobe raid456
 udevadm settle
