@@ -221,27 +221,27 @@ void fanraid_r6_rewrite(struct fanraid_r6op *op)
 }
 
 /*
- * XOR @src into @dst, one page. xor_blocks() is the kernel's XOR, the
- * fastest for the CPU picked when it loads (AVX where there is): a plain
- * loop over longs took a quarter of the CPU of a rebuild.
+ * XOR the @nsrc pages at @srcs into @dst. xor_blocks() is the kernel's
+ * XOR, the fastest for the CPU picked when it loads (AVX where there is),
+ * up to MAX_XOR_BLOCKS sources a pass: a plain loop over longs, one
+ * source at a time, took a quarter of the CPU of a rebuild.
  */
+static void fanraid_r6_xor_into(void *dst, void **srcs, u32 nsrc)
+{
+	u32 count;
+
+	for (; nsrc; srcs += count, nsrc -= count) {
+		count = min_t(u32, nsrc, MAX_XOR_BLOCKS);
+		xor_blocks(count, PAGE_SIZE, dst, srcs);
+	}
+}
+
+/* XOR @src into @dst, one page. */
 void fanraid_r6_xor_page(u8 *dst, const u8 *src)
 {
 	void *srcs[1] = { (void *)src };
 
-	xor_blocks(1, PAGE_SIZE, dst, srcs);
-}
-
-/* @dst = the XOR of the @nsrc pages at @srcs, up to MAX_XOR_BLOCKS a pass. */
-static void fanraid_r6_xor_pages(void *dst, void **srcs, u32 nsrc)
-{
-	u32 done = 1, count;
-
-	memcpy(dst, srcs[0], PAGE_SIZE);
-	for (; done < nsrc; done += count) {
-		count = min_t(u32, nsrc - done, MAX_XOR_BLOCKS);
-		xor_blocks(count, PAGE_SIZE, dst, srcs + done);
-	}
+	fanraid_r6_xor_into(dst, srcs, 1);
 }
 
 /*
@@ -252,8 +252,8 @@ static void fanraid_r6_xor_pages(void *dst, void **srcs, u32 nsrc)
 static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 				    u32 fb)
 {
-	u32 n = op->g->ndevs, pslot = n - 2, qslot = n - 1, i, nsrc = 0;
-	void *ptrs[FR_MAX_DEVS], *srcs[FR_MAX_DEVS];
+	u32 n = op->g->ndevs, pslot = n - 2, qslot = n - 1, i;
+	void *ptrs[FR_MAX_DEVS];
 
 	for (i = 0; i < n; i++)
 		ptrs[i] = page_address(op->pages[i][p]);
@@ -263,11 +263,9 @@ static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
 	} else if (fb == qslot || fb == n) {
 		/* One data block (and maybe Q): D = P ^ the other data. */
-		srcs[nsrc++] = ptrs[pslot];
-		for (i = 0; i < pslot; i++)
-			if (i != fa)
-				srcs[nsrc++] = ptrs[i];
-		fanraid_r6_xor_pages(ptrs[fa], srcs, nsrc);
+		memcpy(ptrs[fa], ptrs[pslot], PAGE_SIZE);
+		fanraid_r6_xor_into(ptrs[fa], ptrs, fa);
+		fanraid_r6_xor_into(ptrs[fa], ptrs + fa + 1, pslot - fa - 1);
 		if (fb == qslot)
 			raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
 	} else if (fb == pslot) {
