@@ -803,6 +803,7 @@ run_one() { # LAYER N
 		echo "jobs=$jobs"
 		echo "once=${S[once]}"
 		echo "cpus=$(nproc)"
+		echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 		echo "cpu_busy_pct=$busy"
 		echo "chunk_sectors=${S[chunk]}"
 		echo "features=${S[features]}"

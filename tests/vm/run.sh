@@ -94,11 +94,16 @@ ln -sfn "$run_id" "$vmdir/logs/latest"
 # no_timer_check: under TCG on a loaded host the kernel's boot-time test of
 # the IO-APIC timer can miss its window and panic ("IO-APIC + timer doesn't
 # work"); the emulated timer is fine, so the test is skipped.
+# clocksource=tsc tsc=reliable: the guest's TSC is the host's counter, but
+# the boot-time check across vCPUs calls it unsynchronized, and every read
+# of the emulated HPET the kernel would fall back to (each time stamp of
+# the block layer, each of fio's clock_gettime calls) costs microseconds
+# (bench/run.sh).
 qemu_cmd() { # KERNEL INITRD APPEND [DISK...]; sets the array qemu
 	local disk
 	qemu=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm
 		-no-reboot -kernel "$1" -initrd "$2"
-		-append "console=ttyS0 quiet panic=-1 no_timer_check $3 ${VM_APPEND:-}")
+		-append "console=ttyS0 quiet panic=-1 no_timer_check clocksource=tsc tsc=reliable $3 ${VM_APPEND:-}")
 	shift 3
 	for disk in "$@"; do
 		qemu+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
