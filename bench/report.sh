@@ -347,13 +347,16 @@ ops_table() { # ID DIR
 }
 
 # perf=1 entries: each run's top symbols (samples of every CPU, cpu-clock),
-# the first 20 of the report bench.sh kept.
+# the first 20 of the report bench.sh kept, then the threads they ran in.
 perf_table() { # DIR
 	local f
 	for f in "$1"/*.perf.txt; do
 		[ -f "$f" ] || continue
 		echo "   $(basename "$f" .perf.txt): perf top symbols (% of samples, every CPU; all in $f)"
-		sed '/^# callers/q' "$f" | grep -v '^#' | head -n 20 | sed 's/^/     /'
+		sed '/^# by thread/q; /^# callers/q' "$f" | grep -v '^#' | head -n 20 | sed 's/^/     /'
+		grep -q '^# by thread' "$f" || continue
+		echo "     by thread:"
+		sed -n '/^# by thread/,/^# callers/p' "$f" | grep -v '^#' | head -n 8 | sed 's/^/     /'
 	done
 }
 

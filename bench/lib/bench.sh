@@ -738,6 +738,9 @@ run_one() { # LAYER N
 		{
 			perf report -i /tmp/perf.data --stdio --no-children --sort dso,sym \
 				-g none --percent-limit 0.3 2>/dev/null | grep -v '^$' | head -n 60
+			echo "# by thread: whose work the samples are (swapper: idle, and interrupts taken there)"
+			perf report -i /tmp/perf.data --stdio --no-children --sort comm \
+				-g none --percent-limit 0.5 2>/dev/null | grep -v '^$' | grep -v '^#' | head -n 20
 			echo "# callers of the symbols above 5%"
 			perf report -i /tmp/perf.data --stdio --no-children --sort sym \
 				-g caller,2,callee,function,percent --percent-limit 5 2>/dev/null |
