@@ -575,11 +575,14 @@ rebuild_table() { # ID DIR
 }
 
 # CPU cost (suite cpu): operations per second, MiB/s and fio's sys CPU per
-# layer and N, and the kernel CPU one operation cost (sys CPU over IOPS).
+# layer and N, and what one operation cost: fio's sys CPU over IOPS; the
+# whole guest's busy CPU over IOPS (the layer's workers included, which
+# fio's figure misses); and the guest's task switches per operation, over
+# fio's whole run, ramp included, so an estimate.
 cpu_table() { # DIR LAYERS
 	local l m
-	echo "   CPU cost (fio's sys CPU: percent of one CPU, summed over its jobs)"
-	printf '     %-14s %4s %10s %9s %8s %12s\n' layer N IOPS "MiB/s" "sys %" "sys us/op"
+	echo "   CPU cost (fio's sys CPU: percent of one CPU, summed over its jobs; guest: every CPU busy)"
+	printf '     %-14s %4s %10s %9s %8s %12s %14s %11s\n' layer N IOPS "MiB/s" "sys %" "sys us/op" "guest us/op" "switches/op"
 	for l in ${2//,/ }; do
 		for m in "$1/$l"-*.meta; do
 			[ -f "$m" ] || continue
@@ -588,9 +591,14 @@ cpu_table() { # DIR LAYERS
 				{ v[$1] = substr($0, length($1) + 2) }
 				END {
 					iops = v["iops"] + 0; sys = v["fio_sys_cpu_pct"] + 0
-					printf "     %-14s %4d %10d %9.1f %8.1f %12s\n", v["layer"], v["n"],
+					busy = v["cpu_busy_pct"] + 0; cpus = v["cpus"] + 0
+					secs = v["fio_seconds"] + 0
+					printf "     %-14s %4d %10d %9.1f %8.1f %12s %14s %11s\n", v["layer"], v["n"],
 						iops, v["read_mibs"] + v["write_mibs"], sys,
-						iops ? sprintf("%.1f", sys / 100 * 1000000 / iops) : "-"
+						iops ? sprintf("%.1f", sys / 100 * 1000000 / iops) : "-",
+						iops && cpus ? sprintf("%.1f", busy / 100 * cpus * 1000000 / iops) : "-",
+						iops && secs && v["task_switches"] != "" ? \
+							sprintf("%.2f", v["task_switches"] / secs / iops) : "-"
 				}' "$m"
 		done
 	done | sort -k2,2n -s

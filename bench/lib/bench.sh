@@ -560,6 +560,13 @@ cpu_ticks() {
 	echo "$((u + ni + sy + irq + si + st)) $((u + ni + sy + id + io + irq + si + st))"
 }
 
+# Task switches so far on every CPU: a layer that hands each I/O from
+# thread to thread pays a wakeup and a switch per hand-off, which fio's
+# own CPU figures do not show.
+task_switches() {
+	awk '$1 == "ctxt" { print $2 }' /proc/stat
+}
+
 # fail=K: takes members 0 .. K-1 of a RAID6 layer out of service after it
 # is built and before the run, the same indexes on fanraid and md (which
 # member of a row holds data, P or Q rotates, so fixed indexes are fair to
@@ -719,8 +726,9 @@ run_one() { # LAYER N
 	drop_caches
 	before=$(member_sectors "$n")
 	sb=$(fanraid_status)
-	local cpu0 cpu1 busy
+	local cpu0 cpu1 busy sw0 sw1
 	cpu0=$(cpu_ticks)
+	sw0=$(task_switches)
 	local prof=()
 	# perf=1: every CPU sampled on cpu-clock (a software event: TCG has
 	# no PMU) while fio runs; its top symbols go with the results
@@ -749,6 +757,7 @@ run_one() { # LAYER N
 		rm -f /tmp/perf.data
 	fi
 	cpu1=$(cpu_ticks)
+	sw1=$(task_switches)
 	# Share of the CPUs' time busy over the run: where it is near 100 the
 	# emulated CPU, not the members or the layer, sets the figure.
 	# (busybox awk reads "printf ..., t > 0" as a redirection: parentheses)
@@ -808,6 +817,8 @@ run_one() { # LAYER N
 		echo "cpus=$(nproc)"
 		echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 		echo "cpu_busy_pct=$busy"
+		echo "fio_seconds=$(awk -v a="$t_fio" -v b="$t_post" 'BEGIN { printf "%.2f", b - a }')"
+		echo "task_switches=$((${sw1:-0} - ${sw0:-0}))"
 		echo "chunk_sectors=${S[chunk]}"
 		echo "features=${S[features]}"
 		echo "mkfs=${S[mkfs]}"
