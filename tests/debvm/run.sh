@@ -82,6 +82,9 @@ for i in 0 1 2; do
 	truncate -s 128M "$work/g$i.img"
 done
 
+# The TSC, not the emulated HPET, as in the busybox VM (tests/vm/run.sh).
+clock="clocksource=tsc tsc=reliable"
+
 # boot STAGE BUDGET DISKS [WITHHELD]: one boot with the DISKS named
 # (root is the image; m0-m3 and r0-r3 the members) but WITHHELD, until
 # boot.sh powers off (or the budget ends). BOOT_KERNEL and BOOT_INITRD
@@ -103,7 +106,7 @@ boot() {
 		-serial "file:$logs/boot$stage.results"
 		-monitor "unix:$work/monitor.sock,server,nowait"
 		-kernel "$vmlinuz" -initrd "$initrd"
-		-append "$root console=ttyS0 debvm.stage=$stage systemd.show_status=1 panic=-1"
+		-append "$root console=ttyS0 debvm.stage=$stage systemd.show_status=1 panic=-1 $clock"
 		-drive "file=$work/payload.tar,if=none,id=payload,format=raw,readonly=on"
 		-device "virtio-blk-pci,drive=payload,serial=payload")
 	for d in $disks; do

@@ -96,11 +96,13 @@ ceph)
 esac
 tar -C "$work/stage" -cf "$work/payload.tar" .
 
+# clocksource: the TSC, not the emulated HPET, as in the busybox VM
+# (tests/vm/run.sh).
 q=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max -no-reboot
 	-nographic -serial "file:$logs/$mode.console"
 	-serial "file:$logs/$mode.results"
 	-kernel "$kernel" -initrd "$work/initrd"
-	-append "root=LABEL=debvm rw console=ttyS0 systemd.show_status=1 panic=-1"
+	-append "root=LABEL=debvm rw console=ttyS0 systemd.show_status=1 panic=-1 clocksource=tsc tsc=reliable"
 	-drive "file=$work/root.img,if=virtio,format=raw,cache=unsafe"
 	-drive "file=$work/payload.tar,if=none,id=payload,format=raw,readonly=on"
 	-device "virtio-blk-pci,drive=payload,serial=payload")
