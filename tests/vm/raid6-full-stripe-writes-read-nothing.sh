@@ -15,6 +15,11 @@ full_stripes() { # NDEVS CHUNK_SECTORS ROWS
 
 	stripe=$(((n - 2) * chunk))
 	len=$((rows * stripe))
+	# dd writes a block shorter than bs without O_DIRECT: through the page
+	# cache, written back a page per bio at close, by a flusher that may
+	# sleep between them (the last stripe of 3 rows at bs of 2 stripes read
+	# the members in about 1 run of 20). Even rows: every block is whole.
+	[ $((rows % 2)) -eq 0 ] || fail "rows=$rows: the last two-stripe block would be short"
 	mapfile -t devs < <(nullb_create_many "$n" $(((off + rows * chunk) / 2048 + 1)))
 	table="0 $len fanraid raid6 $chunk 0 $n"
 	for ((i = 0; i < n; i++)); do table="$table ${devs[i]} $off"; done
@@ -47,5 +52,5 @@ full_stripes() { # NDEVS CHUNK_SECTORS ROWS
 }
 
 full_stripes 6 128 8
-full_stripes 4 1024 3
+full_stripes 4 1024 4
 full_stripes 5 8 16
