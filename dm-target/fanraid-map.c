@@ -34,7 +34,7 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
 		       fanraid_r6_row_lost(fc, &fc->geom, &loc)))
-		return fanraid_r6_queue(fc, bio, &loc);
+		return fanraid_r6_queue(fc, bio, &loc, true);
 	/* May trim the bio to one cache segment; the start stays the same. */
 	/*
 	 * The page cache's own readahead (REQ_RAHEAD) is already windowed and

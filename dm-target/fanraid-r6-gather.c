@@ -17,18 +17,21 @@
  * read-modify-write or reconstruct-write over the pages its bios touch,
  * whichever reads less.
  *
- * Gathering only links bios: an entry holds no pages. The page buffers of
- * the write come from the stripe cache when the entry is written: by the
- * gatherer whose bio sent it on, or on a worker when the timer or another
- * bio did: kfanraid6w, or its high-priority twin kfanraid6l for an entry
- * no stream writes to while a stream is written
- * (fanraid_r6_beside_stream()). The cache also bounds how many entries may gather at
- * once (fanraid-r6-cache.c). The writer sleeps only for the reads of a
- * read-modify-write: the member writes' completion ends the entry, window
- * lock included, so a small write costs one task switch, not three. An
- * entry leaves the hash when it is dispatched; a write arriving later for
- * the same window starts a new entry. Both take the window's lock in turn,
- * and two writes in flight at once were never ordered for the submitter
+ * Bios are gathered in map, in the submitter's context, unless that would
+ * sleep (kfanraid6 gathers those). Gathering only links bios: an entry
+ * holds no pages. The page buffers of the write come from the stripe
+ * cache when the entry starts, on a worker: kfanraid6w, or its
+ * high-priority twin kfanraid6l for an entry no stream writes to while a
+ * stream is written (fanraid_r6_beside_stream()). Entries no stream writes
+ * to start in per-CPU batches, one work item each (fanraid_r6_batch_add()).
+ * The cache also bounds how many entries may gather at once
+ * (fanraid-r6-cache.c). No task sleeps on a write's member I/O: its
+ * reads' completion queues the rest for the per-CPU continuation worker,
+ * and its member writes' completion ends the entry, window lock included.
+ * So under load a small write costs a fraction of a task switch. An entry
+ * leaves the hash when it is dispatched; a write arriving later for the
+ * same window starts a new entry. Both take the window's lock in turn, and
+ * two writes in flight at once were never ordered for the submitter
  * anyway.
  *
  * Windows are hashed onto gathering domains, about one per CPU, each
@@ -62,6 +65,7 @@ struct fanraid_r6_stripe {
 	struct hlist_node node;		/* in gd->hash until dispatched */
 	struct list_head parked;	/* in gd->parked, oldest first, until dispatched */
 	struct work_struct work;
+	struct llist_node batch;	/* in a CPU's fanraid_r6_batch, to start */
 	struct fanraid_c *fc;
 	struct fanraid_r6_gather *gd;	/* its domain */
 	const struct fr_geom *g;	/* the layout of its row (two during a grow) */
@@ -73,6 +77,7 @@ struct fanraid_r6_stripe {
 	pid_t submitter;		/* thread id of who mapped its last bio, or 0 */
 	bool stream;			/* a bio continues one still in flight */
 	bool read;			/* reads, not writes */
+	bool rcw;			/* a write reading the slots it does not write */
 	blk_status_t status;		/* of a write, once its members wrote */
 	struct fanraid_r6op *op;	/* of a write, while it is written */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
@@ -324,6 +329,32 @@ static struct workqueue_struct *fanraid_r6_entry_wq(struct fanraid_r6_stripe *st
 }
 
 /*
+ * Queue a lone write to start: to this CPU's batch, whose one work item
+ * starts every entry queued there since it last ran. Under load one
+ * wakeup starts many writes, as md's raid5d handles many stripes; a work
+ * item per entry woke a worker for each (unbound workers are not
+ * concurrency-managed): about one task switch per 4 KiB write. Starting
+ * one waits only for the window's lock, its pages, or the superblock and
+ * bitmap: no member I/O (fanraid_r6_stripe_write()). Not a stream's entry:
+ * it may wait for its turn at the members (fanraid_r6_stream_start()).
+ * Not a read's: it waits for its reads.
+ */
+static void fanraid_r6_batch_add(struct fanraid_r6_stripe *st)
+{
+	struct fanraid_r6 *r6 = st->fc->r6;
+	struct fanraid_r6_batch *b = get_cpu_ptr(r6->batch);
+
+	/* Only the entry that finds the list empty queues the work item. */
+	if (llist_add(&st->batch, &b->entries)) {
+		if (fanraid_r6_beside_stream(r6))
+			queue_work(r6->lone_wq, &b->urgent);
+		else
+			queue_work(r6->write_wq, &b->work);
+	}
+	put_cpu_ptr(r6->batch);
+}
+
+/*
  * Hand an entry to the writer; the gatherer that holds it in gd->inline_st
  * writes it itself. Called with gd->lock held.
  */
@@ -349,8 +380,10 @@ static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 	 */
 	if (st == gd->inline_st && !st->stream)
 		gd->inline_go = true;
-	else
+	else if (st->stream || st->read)
 		queue_work(fanraid_r6_entry_wq(st), &st->work);
+	else
+		fanraid_r6_batch_add(st);
 }
 
 /* Windows being written, all domains: a hint, read unlocked. */
@@ -730,23 +763,28 @@ static void fanraid_r6_stripe_send(struct fanraid_r6op *op,
 			    REQ_OP_WRITE | fua, fanraid_r6_stripe_written);
 }
 
-/*
- * Reconstruct-write: read @rcw (every survivor when degraded, so the lost
- * slots can be rebuilt under the bios), then P and Q from the data. Waits
- * for its reads. False when they cannot be had: nothing was written.
- */
-static bool fanraid_r6_stripe_rcw(struct fanraid_r6op *op,
-				  struct fanraid_r6_stripe *st,
-				  unsigned long rcw)
+/* The reads of a reconstruct-write are in: P and Q from the data. */
+static void fanraid_r6_rcw_send(struct fanraid_r6op *op,
+				struct fanraid_r6_stripe *st)
 {
-	if (op->missing)
-		rcw = GENMASK(op->g->ndevs - 1, 0);
-	if (fanraid_r6_read_slots(op, rcw) || fanraid_r6_recover(op))
-		return false;
 	fanraid_r6_stripe_fill(op, st);
 	fanraid_r6_gen(op, false);
 	op->pq_keep = true;
 	fanraid_r6_stripe_send(op, st);
+}
+
+/*
+ * Reconstruct-write, waiting for its reads: every survivor, so the lost
+ * slots can be rebuilt under the bios. False when they cannot be had:
+ * nothing was written.
+ */
+static bool fanraid_r6_stripe_rcw(struct fanraid_r6op *op,
+				  struct fanraid_r6_stripe *st)
+{
+	if (fanraid_r6_read_slots(op, GENMASK(op->g->ndevs - 1, 0)) ||
+	    fanraid_r6_recover(op))
+		return false;
+	fanraid_r6_rcw_send(op, st);
 	return true;
 }
 
@@ -759,35 +797,45 @@ static void fanraid_r6_stripe_fail(struct fanraid_r6op *op,
 	fanraid_r6_write_finish(st, true);
 }
 
-/* A read-modify-write whose reads failed: again as a reconstruct-write. */
-static void fanraid_r6_rmw_retry_work(struct work_struct *work)
+/*
+ * A write whose reads failed: again as a reconstruct-write, reading every
+ * survivor, and waiting for them.
+ */
+static void fanraid_r6_write_retry_work(struct work_struct *work)
 {
 	struct fanraid_r6_stripe *st = container_of(work,
 						    struct fanraid_r6_stripe,
 						    work);
 	struct fanraid_r6op *op = st->op;
 
-	if (!fanraid_r6_stripe_rcw(op, st, GENMASK(op->g->ndevs - 1, 0)))
+	if (!fanraid_r6_stripe_rcw(op, st))
 		fanraid_r6_stripe_fail(op, st);
 }
 
 /*
- * The old data, P and Q of a read-modify-write are in: take the old
- * data's share out of P and Q, put the new data's in, and write. On
- * kfanraid6c (kfanraid6ch beside a stream), the CPU's continuation
- * worker, which runs every operation whose reads completed since it last
- * ran: under load one wakeup serves many writes, as md's raid5d does. A failed read is retried in its own
- * item on kfanraid6c too, where waiting for the retry holds up no other
- * write, and no item waits for pages: on kfanraid6w or kfanraid6l every
- * worker could be waiting for the very pages the retry holds.
+ * The reads of a write are in. A read-modify-write takes the old data's
+ * share out of P and Q and puts the new data's in; a reconstruct-write
+ * rebuilds any lost slot and computes P and Q from the data. Then it
+ * writes. On kfanraid6c (kfanraid6ch beside a stream), the CPU's
+ * continuation worker, which runs every operation whose reads completed
+ * since it last ran: under load one wakeup serves many writes, as md's
+ * raid5d does. A failed read is retried in its own item on kfanraid6c
+ * too, where waiting for the retry holds up no other write, and no item
+ * waits for pages: on kfanraid6w or kfanraid6l every worker could be
+ * waiting for the very pages the retry holds.
  */
-static void fanraid_r6_rmw_continue(struct fanraid_r6op *op)
+static void fanraid_r6_write_continue(struct fanraid_r6op *op)
 {
 	struct fanraid_r6_stripe *st = op->private;
 
-	if (fanraid_r6_io_async_status(op)) {
-		INIT_WORK(&st->work, fanraid_r6_rmw_retry_work);
+	if (fanraid_r6_io_async_status(op) ||
+	    (st->rcw && fanraid_r6_recover(op))) {
+		INIT_WORK(&st->work, fanraid_r6_write_retry_work);
 		queue_work(st->fc->r6->cont_wq, &st->work);
+		return;
+	}
+	if (st->rcw) {
+		fanraid_r6_rcw_send(op, st);
 		return;
 	}
 	fanraid_r6_stripe_xor(op, st->touched);
@@ -802,7 +850,7 @@ static void fanraid_r6_cont_run(struct fanraid_r6_cont *c)
 	struct fanraid_r6op *op, *tmp;
 
 	llist_for_each_entry_safe(op, tmp, ops, cont)
-		fanraid_r6_rmw_continue(op);
+		fanraid_r6_write_continue(op);
 }
 
 void fanraid_r6_cont_work(struct work_struct *work)
@@ -816,10 +864,10 @@ void fanraid_r6_cont_urgent_work(struct work_struct *work)
 }
 
 /*
- * op->end_io of the reads: any context. Only the op that finds the list
- * empty queues a work item; whichever of the two runs takes the list.
+ * op->end_io of a write's reads: any context. Only the op that finds the
+ * list empty queues a work item; whichever of the two runs takes the list.
  */
-static void fanraid_r6_rmw_read(struct fanraid_r6op *op)
+static void fanraid_r6_write_read(struct fanraid_r6op *op)
 {
 	struct fanraid_r6 *r6 = op->fc->r6;
 	struct fanraid_r6_cont *c = get_cpu_ptr(r6->cont);
@@ -836,11 +884,12 @@ static void fanraid_r6_rmw_read(struct fanraid_r6op *op)
 /*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
- * the others, a read-modify-write reads the touched slots, P and Q. With
- * every slot full nothing is read, degraded or not. Returns whether the
- * write goes on without this task: the completion of its member writes
- * ends it (fanraid_r6_stripe_written()), and a read-modify-write does not
- * wait for its reads either (fanraid_r6_rmw_continue()). If not, nothing
+ * the others (every survivor when degraded, so the lost slots can be
+ * rebuilt under the bios), a read-modify-write reads the touched slots, P
+ * and Q. With every slot full nothing is read, degraded or not. Returns
+ * whether the write goes on without this task: the completion of its
+ * member writes ends it (fanraid_r6_stripe_written()), and it does not
+ * wait for its reads either (fanraid_r6_write_continue()). If not, nothing
  * was written and the write fails.
  */
 static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
@@ -877,11 +926,15 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 		if (hweight_long(rmw) < hweight_long(rcw)) {
 			op->pq_keep = true;
 			fanraid_r6_io_async(op, rmw, REQ_OP_READ,
-					    fanraid_r6_rmw_read);
+					    fanraid_r6_write_read);
 			return true;
 		}
 	}
-	return fanraid_r6_stripe_rcw(op, st, rcw);
+	if (op->missing)
+		rcw = GENMASK(n - 1, 0) & ~op->missing;
+	st->rcw = true;
+	fanraid_r6_io_async(op, rcw, REQ_OP_READ, fanraid_r6_write_read);
+	return true;
 }
 
 /*
@@ -964,6 +1017,25 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 		fanraid_r6_stripe_fail(op, st);
 }
 
+static void fanraid_r6_batch_run(struct fanraid_r6_batch *b)
+{
+	struct llist_node *entries = llist_reverse_order(llist_del_all(&b->entries));
+	struct fanraid_r6_stripe *st, *tmp;
+
+	llist_for_each_entry_safe(st, tmp, entries, batch)
+		fanraid_r6_stripe_work(&st->work);
+}
+
+void fanraid_r6_batch_work(struct work_struct *work)
+{
+	fanraid_r6_batch_run(container_of(work, struct fanraid_r6_batch, work));
+}
+
+void fanraid_r6_batch_urgent_work(struct work_struct *work)
+{
+	fanraid_r6_batch_run(container_of(work, struct fanraid_r6_batch, urgent));
+}
+
 /* Where @bio lies in layout @g: its place, window, and offset in the chunk. */
 static struct fanraid_r6_gather *fanraid_r6_bio_domain(struct fanraid_c *fc,
 						       struct bio *bio,
@@ -988,12 +1060,39 @@ static void fanraid_r6_gathering_add(struct fanraid_r6_gather *gd, u64 row,
 }
 
 /*
- * kfanraid6: add a write or read to its window's entry (its row in layout
- * @g), mapped by thread @submitter (0: none), and dispatch what is ready.
- * The caller counted it in its domain's gathering.
+ * A new entry for @gd, or NULL. @in_map: without sleeping, so NULL when
+ * the domain has no room or memory is short.
  */
-static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
-				  const struct fr_geom *g, pid_t submitter)
+static struct fanraid_r6_stripe *fanraid_r6_stripe_alloc(struct fanraid_r6_gather *gd,
+							 bool in_map)
+{
+	struct fanraid_r6 *r6 = gd->r6;
+	struct fanraid_r6_stripe *st;
+
+	if (!in_map) {
+		fanraid_r6_window_get(gd);
+		return mempool_alloc(&r6->stripe_pool, GFP_NOIO);
+	}
+	if (!atomic_add_unless(&gd->windows, 1, fanraid_r6_domain_windows(r6)))
+		return NULL;
+	st = mempool_alloc(&r6->stripe_pool, GFP_NOWAIT);
+	if (!st)
+		fanraid_r6_window_put(gd);
+	return st;
+}
+
+/*
+ * Add a write or read to its window's entry (its row in layout @g),
+ * mapped by thread @submitter (0: none), and dispatch what is ready. The
+ * caller counted it in its domain's gathering. @in_map: in the submitter's
+ * context, from map, where nothing may sleep: an entry it sends on goes to
+ * a worker, and false when it needs a new entry and none can be had
+ * without waiting; the caller then queues it for kfanraid6. Otherwise
+ * kfanraid6, which may wait for room and writes what its bio sends on.
+ */
+static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
+				  const struct fr_geom *g, pid_t submitter,
+				  bool in_map)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
@@ -1014,7 +1113,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		fanraid_r6_gathering_add(gd, loc.row, window, -1);
 		bio->bi_status = start == end ? BLK_STS_OK : BLK_STS_IOERR;
 		bio_endio(bio);
-		return;
+		return true;
 	}
 	prev = fanraid_r6_prev_domain(r6, g, &loc, in_chunk);
 
@@ -1026,8 +1125,9 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		if (st || spare)
 			break;
 		spin_unlock_irq(&gd->lock);
-		fanraid_r6_window_get(gd);
-		spare = mempool_alloc(&r6->stripe_pool, GFP_NOIO);
+		spare = fanraid_r6_stripe_alloc(gd, in_map);
+		if (!spare)
+			return false;
 		memset(spare, 0, fanraid_r6_stripe_size(g));
 		spare->fc = fc;
 		spare->gd = gd;
@@ -1068,12 +1168,11 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	fanraid_r6_gathering_add(gd, loc.row, window, -1);
 
 	/*
-	 * An entry this bio sends on is written here: a second worker would
-	 * cost a wakeup and a context switch per write, the largest part of
-	 * a small write's CPU. Those the timer or other bios send on go to
-	 * a worker (fanraid_r6_entry_wq()).
+	 * On kfanraid6, an entry this bio sends on is written here: a second
+	 * worker would cost a wakeup and a context switch. Those the timer or
+	 * other bios send on go to a worker (fanraid_r6_stripe_go()).
 	 */
-	gd->inline_st = st;
+	gd->inline_st = in_map ? NULL : st;
 	/*
 	 * A FUA write's submitter waits for it to be stable (a journal
 	 * commit, a log record): it sends nothing that would fill the window
@@ -1095,6 +1194,7 @@ static void fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	}
 	if (go)
 		fanraid_r6_stripe_work(&st->work);
+	return true;
 }
 
 static void fanraid_r6_gather_work(struct work_struct *work)
@@ -1102,7 +1202,7 @@ static void fanraid_r6_gather_work(struct work_struct *work)
 	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
 
 	fanraid_r6_gather_bio(fb->fc, dm_bio_from_per_bio_data(fb, sizeof(*fb)),
-			      fb->g, fb->submitter);
+			      fb->g, fb->submitter, false);
 }
 
 /*
@@ -1121,17 +1221,19 @@ void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio)
 	gd = fanraid_r6_bio_domain(fc, bio, &fc->geom, &loc, &in_chunk);
 	fanraid_r6_gathering_add(gd, loc.row,
 				 in_chunk / fanraid_r6_win_sectors(&fc->geom), 1);
-	fanraid_r6_gather_bio(fc, bio, &fc->geom, 0);
+	fanraid_r6_gather_bio(fc, bio, &fc->geom, 0, false);
 }
 
 /*
- * From map, for a bio in @row of fb->g: no allocation there, the worker
- * gathers. Counted in its domain's gathering: that domain's windows wait
- * for it. Remember who maps writes: while that task runs, more pieces of
- * its bio may follow.
+ * For a bio in @row of fb->g: gathered here when @in_map (from map) and
+ * that needs no sleep, on kfanraid6 otherwise. A worker per bio cost a
+ * wakeup and a task switch per 4 KiB write; md adds a bio to its stripe in
+ * the submitter's context too. Counted in its domain's gathering: that
+ * domain's windows wait for it. Remember who maps writes: while that task
+ * runs, more pieces of its bio may follow.
  */
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
-			     u64 row)
+			     u64 row, bool in_map)
 {
 	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
@@ -1145,6 +1247,8 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 	if (READ_ONCE(r6->submitter) != current->pid)
 		WRITE_ONCE(r6->submitter, current->pid);
 	fb->submitter = current->pid;
+	if (in_map && fanraid_r6_gather_bio(fc, bio, fb->g, current->pid, true))
+		return;
 	INIT_WORK(&fb->work, fanraid_r6_gather_work);
 	if (bio_sectors(bio) < fanraid_r6_win_sectors(fb->g) &&
 	    fanraid_r6_beside_stream(r6))

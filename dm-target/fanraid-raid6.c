@@ -17,19 +17,20 @@
 #include "fanraid-raid6.h"
 
 /*
- * Queue a write, or a read of a row with a lost block, for the gatherer.
- * @loc is where fb->g maps it: the gatherer's domain is found from its row
- * without dividing again.
+ * Queue a write, or a read of a row with a lost block, for the gatherer:
+ * @in_map, gathered here in the submitter's context when that needs no
+ * sleep. @loc is where fb->g maps it: the gatherer's domain is found from
+ * its row without dividing again.
  */
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
-		     const struct fr_loc *loc)
+		     const struct fr_loc *loc, bool in_map)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
 
 	fb->dev = loc->dev;
 	fb->fc = fc;
 	fb->handled = true;
-	fanraid_r6_gather_queue(fc, fb, loc->row);
+	fanraid_r6_gather_queue(fc, fb, loc->row, in_map);
 	return DM_MAPIO_SUBMITTED;
 }
 
@@ -60,7 +61,7 @@ int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
 	fr_geom_map(g, dm_target_offset(fc->ti, bio->bi_iter.bi_sector), &loc);
 	fb->g = g;
 	if (op_is_write(bio_op(bio)) || fanraid_r6_row_lost(fc, g, &loc))
-		return fanraid_r6_queue(fc, bio, &loc);
+		return fanraid_r6_queue(fc, bio, &loc, true);
 	fb->iter = bio->bi_iter;
 	return fanraid_remap(fc, bio, loc.dev, loc.sector);
 }
@@ -170,7 +171,8 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 	r6->cont_hp_wq = alloc_workqueue("kfanraid6ch", WQ_MEM_RECLAIM |
 					 WQ_UNBOUND | WQ_HIGHPRI, 0);
 	r6->cont = alloc_percpu(struct fanraid_r6_cont);
-	if (!r6->cont_wq || !r6->cont_hp_wq || !r6->cont) {
+	r6->batch = alloc_percpu(struct fanraid_r6_batch);
+	if (!r6->cont_wq || !r6->cont_hp_wq || !r6->cont || !r6->batch) {
 		*error = "Cannot allocate RAID6 workqueue";
 		return -ENOMEM;
 	}
@@ -180,6 +182,13 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		init_llist_head(&c->ops);
 		INIT_WORK(&c->work, fanraid_r6_cont_work);
 		INIT_WORK(&c->urgent, fanraid_r6_cont_urgent_work);
+	}
+	for_each_possible_cpu(cpu) {
+		struct fanraid_r6_batch *b = per_cpu_ptr(r6->batch, cpu);
+
+		init_llist_head(&b->entries);
+		INIT_WORK(&b->work, fanraid_r6_batch_work);
+		INIT_WORK(&b->urgent, fanraid_r6_batch_urgent_work);
 	}
 	/* Per CPU: map counts every bio, and a shared counter would bounce. */
 	r6->mapped = alloc_percpu(unsigned long);
@@ -212,6 +221,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 	if (r6->cont_hp_wq)
 		destroy_workqueue(r6->cont_hp_wq);
 	free_percpu(r6->cont);
+	free_percpu(r6->batch);
 	bioset_exit(&r6->zero_bs);
 	bioset_exit(&r6->bs);
 	mempool_exit(&r6->stripe_pool);

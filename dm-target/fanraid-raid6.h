@@ -111,10 +111,12 @@ void fanraid_r6_read_work(struct work_struct *work);
 /* fanraid-r6-gather.c: writes, gathered by stripe window */
 size_t fanraid_r6_stripe_size(const struct fr_geom *g);
 void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
-			     u64 row);
+			     u64 row, bool in_map);
 void fanraid_r6_gather_zeroes(struct fanraid_c *fc, struct bio *bio);
 void fanraid_r6_cont_work(struct work_struct *work);
 void fanraid_r6_cont_urgent_work(struct work_struct *work);
+void fanraid_r6_batch_work(struct work_struct *work);
+void fanraid_r6_batch_urgent_work(struct work_struct *work);
 int fanraid_r6_gather_init(struct fanraid_r6 *r6);
 void fanraid_r6_gather_exit(struct fanraid_r6 *r6);
 

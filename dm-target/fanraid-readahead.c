@@ -855,7 +855,7 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc)) {
-		fanraid_r6_queue(fc, bio, &loc);
+		fanraid_r6_queue(fc, bio, &loc, false);
 		return;
 	}
 	fb->handled = false;

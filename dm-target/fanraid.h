@@ -255,13 +255,23 @@ struct fanraid_r6_gather {
 } ____cacheline_aligned_in_smp;
 
 /*
- * Per CPU: read-modify-writes whose reads completed there, for kfanraid6c
- * to finish (fanraid_r6_rmw_continue()).
+ * Per CPU: writes whose reads completed there, for kfanraid6c to finish
+ * (fanraid_r6_write_continue()).
  */
 struct fanraid_r6_cont {
 	struct llist_head ops;
 	struct work_struct work;	/* on kfanraid6c */
 	struct work_struct urgent;	/* on kfanraid6ch, beside a stream */
+};
+
+/*
+ * Per CPU: entries no stream writes to, sent on there, for one work item
+ * to start in turn (fanraid_r6_batch_run()).
+ */
+struct fanraid_r6_batch {
+	struct llist_head entries;
+	struct work_struct work;	/* on kfanraid6w */
+	struct work_struct urgent;	/* on kfanraid6l, beside a stream */
 };
 
 /*
@@ -324,6 +334,7 @@ struct fanraid_r6 {
 	struct workqueue_struct *cont_wq;	/* per CPU, runs cont */
 	struct workqueue_struct *cont_hp_wq;	/* ... at high priority */
 	struct fanraid_r6_cont __percpu *cont;
+	struct fanraid_r6_batch __percpu *batch;
 	mempool_t stripe_pool;
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
 	u32 gather_bits;		/* log2 of their number */
@@ -442,7 +453,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc);
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib);
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6);
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
-		     const struct fr_loc *loc);
+		     const struct fr_loc *loc, bool in_map);
 void fanraid_r6_queue_repair(struct fanraid_c *fc, struct bio *bio);
 int fanraid_r6_queue_range(struct fanraid_c *fc, struct bio *bio);
 int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
