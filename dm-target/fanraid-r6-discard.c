@@ -17,7 +17,7 @@
  *   like any write.
  *
  * Whole rows are zeroed in batches of at most FANRAID_R6_ZERO_ROWS under
- * every window lock of those rows, so no write's read-modify-write and no
+ * every page lock of those rows, so no write's read-modify-write and no
  * sync pass interleaves with the zeroing. Batches take their locks under
  * one outer zero_lock, so two batches run one after the other. Like a
  * write: DIRTY and the rows' bitmap bits reach the media first, a failed
@@ -27,7 +27,7 @@
  * is then in sync on it.
  *
  * Layering (R22): a path, beside the gatherer, which it feeds; it uses the
- * window locks of fanraid-r6-io.c, the on-disk state and the member state.
+ * page locks of fanraid-r6-io.c, the on-disk state and the member state.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -61,27 +61,31 @@ static void fanraid_r6_zero_endio(struct bio *bio)
 }
 
 /*
- * The window locks of rows @row .. @row + @nrows - 1, all windows of each,
- * as a set of lock indices: they are taken in index order under zero_lock,
- * and every other holder takes one lock only, so none can wait for another
- * in a circle.
+ * The page locks of rows @row .. @row + @nrows - 1, all pages of each
+ * window, as a set of lock indices: they are taken in index order under
+ * zero_lock, and every other holder takes its run of one window's locks
+ * in index order too, so none can wait for another in a circle.
  */
 static void fanraid_r6_zero_locks(struct fanraid_c *fc, u64 row, u32 nrows,
 				  unsigned long *locks)
 {
 	const struct fr_geom *g = &fc->geom;
-	u32 per_row = g->chunk_sectors / fr_r6_window_sectors(g->chunk_sectors);
-	u32 i, w;
+	u32 win_sectors = fr_r6_window_sectors(g->chunk_sectors);
+	u32 per_row = g->chunk_sectors / win_sectors;
+	u32 win_pages = win_sectors >> PAGE_SECTORS_SHIFT;
+	u32 i, w, p;
 
 	bitmap_zero(locks, 1 << FANRAID_R6_LOCK_BITS);
 	for (i = 0; i < nrows; i++)
 		for (w = 0; w < per_row; w++)
-			__set_bit(fanraid_r6_lock_index(g, row + i, w), locks);
+			for (p = 0; p < win_pages; p++)
+				__set_bit(fanraid_r6_lock_index(g, row + i, w, p),
+					  locks);
 }
 
 /*
  * Zero rows @row .. @row + @nrows - 1 on every member that is not failed.
- * Called with their window locks held.
+ * Called with their page locks held.
  */
 static void fanraid_r6_zero_members(struct fanraid_c *fc, u64 row, u32 nrows,
 				    bool unmap)
@@ -153,7 +157,7 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 					  u32 nrows, bool unmap)
 {
 	DECLARE_BITMAP(locks, 1 << FANRAID_R6_LOCK_BITS);
-	struct semaphore *window_locks = fc->r6->window_locks;
+	struct semaphore *page_locks = fc->r6->page_locks;
 	blk_status_t status = BLK_STS_OK;
 	u32 i, set = 0;
 
@@ -170,7 +174,7 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 	fanraid_r6_zero_locks(fc, row, nrows, locks);
 	mutex_lock(&fc->r6->zero_lock);
 	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
-		down(&window_locks[i]);
+		down(&page_locks[i]);
 	fanraid_r6_pq_forget_rows(fc->r6, &fc->geom, row, nrows);
 	/* As a write: with more than two members lost, leave the members be. */
 	if (bitmap_weight(fc->failed, fc->ndevs) > 2)
@@ -178,7 +182,7 @@ static blk_status_t fanraid_r6_zero_batch(struct fanraid_c *fc, u64 row,
 	else
 		fanraid_r6_zero_members(fc, row, nrows, unmap);
 	for_each_set_bit(i, locks, 1 << FANRAID_R6_LOCK_BITS)
-		up(&window_locks[i]);
+		up(&page_locks[i]);
 	mutex_unlock(&fc->r6->zero_lock);
 	if (!status && bitmap_weight(fc->failed, fc->ndevs) > 2)
 		status = BLK_STS_IOERR;

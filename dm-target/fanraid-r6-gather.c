@@ -27,10 +27,10 @@
  * The cache also bounds how many entries may gather at once
  * (fanraid-r6-cache.c). No task sleeps on a write's member I/O: its
  * reads' completion queues the rest for the per-CPU continuation worker,
- * and its member writes' completion ends the entry, window lock included.
+ * and its member writes' completion ends the entry, page locks included.
  * So under load a small write costs a fraction of a task switch. An entry
  * leaves the hash when it is dispatched; a write arriving later for the
- * same window starts a new entry. Both take the window's lock in turn, and
+ * same window starts a new entry. Both take their pages' locks in turn, and
  * two writes in flight at once were never ordered for the submitter
  * anyway.
  *
@@ -133,7 +133,8 @@ static struct hlist_head *fanraid_r6_stripe_bucket(struct fanraid_r6_gather *gd,
  * An operation covers one run of pages on every slot, so a bio pages away
  * would make its entry read and write every page between: random 4 KiB
  * writes sharing a window then moved twice their bytes. Such a bio starts
- * an entry of its own, taking the window's lock after the other.
+ * an entry of its own (apart from the other's pages, it needs none of
+ * their locks).
  */
 static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6_gather *gd,
 							const struct fr_geom *g,
@@ -334,7 +335,7 @@ static struct workqueue_struct *fanraid_r6_entry_wq(struct fanraid_r6_stripe *st
  * wakeup starts many writes, as md's raid5d handles many stripes; a work
  * item per entry woke a worker for each (unbound workers are not
  * concurrency-managed): about one task switch per 4 KiB write. Starting
- * one waits only for the window's lock, its pages, or the superblock and
+ * one waits only for its pages' locks, its pages, or the superblock and
  * bitmap: no member I/O (fanraid_r6_stripe_write()). Not a stream's entry:
  * it may wait for its turn at the members (fanraid_r6_stream_start()).
  * Not a read's: it waits for its reads.
@@ -625,8 +626,8 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
 }
 
 /*
- * A resync has not reached this window yet (called under its lock,
- * which the sync takes for each window): its P and Q may disagree with the
+ * A resync has not reached these pages yet (called under their locks,
+ * which the sync takes for each window): their P and Q may disagree with the
  * data, so a read-modify-write would carry the error into the new parity.
  * A reconstruct-write computes them from the data alone and leaves the
  * window consistent, as md does above its resync point. The sync point
@@ -683,7 +684,7 @@ static void fanraid_r6_write_unlock(struct fanraid_r6_stripe *st,
 {
 	struct fanraid_r6 *r6 = st->fc->r6;
 
-	up(fanraid_r6_op_lock(op));
+	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
 	if (st->stream)
 		fanraid_r6_stream_end(r6);
@@ -974,18 +975,16 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	u32 first = st->first >> PAGE_SECTORS_SHIFT;
 	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
 	struct fanraid_r6op *op;
-	struct semaphore *lock;
 	blk_status_t status;
 
 	if (st->read) {
 		op = fanraid_r6_op_get(fc, st->g, st->row,
 				       st->window * win_pages + first,
 				       end - first);
-		lock = fanraid_r6_op_lock(op);
-		down(lock);
+		fanraid_r6_op_lock(op);
 		op->missing = fanraid_r6_lost_slots(op);
 		status = fanraid_r6_stripe_read(op, st);
-		up(lock);
+		fanraid_r6_op_unlock(op);
 		fanraid_r6_op_put(op);
 		fanraid_r6_stripe_end(st, status);
 		return;
@@ -1006,10 +1005,10 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	}
 	if (st->stream)
 		fanraid_r6_stream_start(fc->r6);
-	/* Pages before the window lock: whoever holds it only waits for I/O. */
+	/* Pages before their locks: whoever holds those only waits for I/O. */
 	op = fanraid_r6_op_get(fc, st->g, st->row,
 			       st->window * win_pages + first, end - first);
-	down(fanraid_r6_op_lock(op));
+	fanraid_r6_op_lock(op);
 	op->missing = fanraid_r6_lost_slots(op);
 	op->private = st;
 	st->op = op;

@@ -5,7 +5,7 @@
  *
  * An operation covers some 4 KiB pages of one chunk window on every slot
  * (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), is done under
- * that window's lock so two writes never interleave their parity updates, and
+ * those pages' locks so two writes never interleave their parity updates, and
  * works on whole pages so lib/raid6 sees the same block for every slot.
  * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
  * n-2, Q at n-1, so userspace (ISA-L) computes the same bytes.
@@ -33,27 +33,52 @@ u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot)
 }
 
 /*
- * Which lock serialises stripe window @window of @row. A row's windows
- * hold disjoint pages of every member, P and Q included, so writes, reads
- * and the sync of one window never wait for those of another: one lock per
- * row serialised every window of a large chunk.
+ * Which lock serialises page @page of stripe window @window of @row: the
+ * same page of every member, P and Q included. An operation on some pages
+ * of a window waits only for those that touch the same pages: 256 window
+ * locks serialised random 4 KiB writes that met in a window or a lock (64
+ * in flight over some 150 windows: 0.71-1.18 of md's rate, 0.95-1.40 with
+ * page locks, cpu-raid6-randwrite-4k). A window's locks are consecutive,
+ * one block of FANRAID_R6_MAX_PAGES, so every locker takes its locks in
+ * ascending order (an operation its pages', a discard those of whole rows,
+ * fanraid-r6-discard.c) and none waits for another in a circle.
  */
-u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window)
+u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window,
+			  u32 page)
 {
 	u32 per_row = g->chunk_sectors / fr_r6_window_sectors(g->chunk_sectors);
+	u32 page_bits = ilog2(FANRAID_R6_MAX_PAGES);
 
-	return hash_64(row * per_row + window, FANRAID_R6_LOCK_BITS);
+	return (hash_64(row * per_row + window, FANRAID_R6_LOCK_BITS - page_bits)
+		<< page_bits) + page;
 }
 
-/* The lock of the window the op lies in (an op never crosses one). */
-struct semaphore *fanraid_r6_op_lock(struct fanraid_r6op *op)
+/* Take the locks of the op's pages (an op never crosses a window). */
+void fanraid_r6_op_lock(struct fanraid_r6op *op)
 {
 	const struct fr_geom *g = op->g;
 	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
 			(PAGE_SHIFT - SECTOR_SHIFT);
+	u32 first = fanraid_r6_lock_index(g, op->row, op->first_page / win_pages,
+					  op->first_page % win_pages);
+	u32 i;
 
-	return &op->fc->r6->window_locks[fanraid_r6_lock_index(g, op->row,
-						op->first_page / win_pages)];
+	for (i = 0; i < op->npages; i++)
+		down(&op->fc->r6->page_locks[first + i]);
+}
+
+/* Any context: a write's member completion lets go of its pages. */
+void fanraid_r6_op_unlock(struct fanraid_r6op *op)
+{
+	const struct fr_geom *g = op->g;
+	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
+			(PAGE_SHIFT - SECTOR_SHIFT);
+	u32 first = fanraid_r6_lock_index(g, op->row, op->first_page / win_pages,
+					  op->first_page % win_pages);
+	u32 i;
+
+	for (i = 0; i < op->npages; i++)
+		up(&op->fc->r6->page_locks[first + i]);
 }
 
 /* One reference of the op's member I/O gone: the last ends it. */
@@ -208,7 +233,7 @@ int fanraid_r6_io_async_status(struct fanraid_r6op *op)
 
 /*
  * Write back the slots whose reads failed, now rebuilt in the op's pages,
- * unless their member failed meanwhile. Called with the window lock held,
+ * unless their member failed meanwhile. Called with the op's locks held,
  * after fanraid_r6_recover(), so what is written agrees with P and Q.
  */
 void fanraid_r6_rewrite(struct fanraid_r6op *op)
@@ -357,7 +382,7 @@ unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op)
 /*
  * Slots whose contents cannot be trusted here: failed members, and members
  * being rebuilt in the part of the array the rebuild has not reached. The
- * caller holds the window lock, so the sync point cannot pass this window.
+ * caller holds the op's page locks, so the sync point cannot pass them.
  */
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op)
 {

@@ -11,19 +11,19 @@
  * takes two pages per stripe page whatever the member count, where a
  * whole stripe takes one per member.
  *
- * Coherence comes from the window locks. Entries of a window are made
+ * Coherence comes from the page locks. The entry of a page is made
  * (fanraid_r6_pq_keep()) and taken (fanraid_r6_pq_take()) only by
  * whoever holds its lock, and every member write drops those of its
  * pages first (fanraid_r6_io_send(); a discard, which writes no pages,
  * drops its rows). A write keeps its parity once every member write
- * succeeded, before it lets go of the lock. So an entry is always the P
+ * succeeded, before it lets go of the locks. So an entry is always the P
  * and Q on the members, and after a failure, resync, repair, rebuild,
  * discard or a grow's copy nothing stale is left. Another window's write
  * may only evict an entry, which costs a read, not correctness.
  *
  * Entries are hashed by stripe page into buckets of a few, each with its
- * own lock: a small array has fewer windows than there are window locks,
- * and keeping them per lock left most of the memory unused. The memory is
+ * own lock: kept per lock of a window, as they once were, a small array
+ * with fewer windows than locks left most of the memory unused. The memory is
  * a share of stripe_cache_mb, allocated when the table loads: the I/O
  * path only swaps page pointers.
  */
@@ -114,7 +114,7 @@ static bool fanraid_r6_pq_is(const struct fanraid_r6_pq *e,
  * Swap page @i of @op's P and Q slots with a free entry, or the least
  * recently kept: the op's become kept, and the op holds what the entry
  * held. Called with the bucket's lock. The page has no entry of its own
- * left (its window's lock is held, and the op's member writes dropped
+ * left (its lock is held, and the op's member writes dropped
  * any, or fanraid_r6_pq_take() freed the one it took), so a page is
  * never kept twice.
  */
@@ -183,7 +183,7 @@ miss:
 }
 
 /*
- * @op's P and Q, just written to every member, its window's lock held:
+ * @op's P and Q, just written to every member, its pages' locks held:
  * kept for the next write to these pages. Any context (a write's
  * completion).
  */
@@ -225,7 +225,7 @@ void fanraid_r6_pq_forget(struct fanraid_r6op *op)
 
 /*
  * Drop what is kept of rows @row .. @row + @nrows - 1 of layout @g, their
- * window locks held: a discard zeroes them without pages of its own.
+ * page locks held: a discard zeroes them without pages of its own.
  */
 void fanraid_r6_pq_forget_rows(struct fanraid_r6 *r6, const struct fr_geom *g,
 			       u64 row, u32 nrows)

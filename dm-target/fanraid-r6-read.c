@@ -37,7 +37,6 @@ void fanraid_r6_read_work(struct work_struct *work)
 	u32 npages = DIV_ROUND_UP(skip + bio->bi_iter.bi_size, PAGE_SIZE);
 	struct fanraid_r6op *op;
 	struct fr_loc loc;
-	struct semaphore *lock;
 	blk_status_t status;
 
 	/* The stripe cache holds one window per slot, no more. */
@@ -54,8 +53,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 	op->target = loc.data_idx;
 	op->page_skip = skip;
 
-	lock = fanraid_r6_op_lock(op);
-	down(lock);
+	fanraid_r6_op_lock(op);
 	op->missing = fanraid_r6_lost_slots(op);
 	/* Its read failed at the member: rebuild it and write it back. */
 	if (fb->repair && !test_bit(op->target, &op->missing)) {
@@ -63,7 +61,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 		__set_bit(op->target, &op->read_bad);
 	}
 	status = fanraid_r6_do_read(op);
-	up(lock);
+	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
 
 	bio->bi_status = status;

@@ -91,8 +91,14 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	fc->r6 = r6;
-	for (i = 0; i < ARRAY_SIZE(r6->window_locks); i++)
-		sema_init(&r6->window_locks[i], 1);
+	r6->page_locks = kvmalloc_array(1 << FANRAID_R6_LOCK_BITS,
+					sizeof(*r6->page_locks), GFP_KERNEL);
+	if (!r6->page_locks) {
+		*error = "Cannot allocate RAID6 page locks";
+		return -ENOMEM;
+	}
+	for (i = 0; i < 1 << FANRAID_R6_LOCK_BITS; i++)
+		sema_init(&r6->page_locks[i], 1);
 	mutex_init(&r6->zero_lock);
 
 	r = fanraid_r6_gather_init(r6);
@@ -227,6 +233,7 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 	mempool_exit(&r6->stripe_pool);
 	fanraid_r6_cache_destroy(r6);
 	free_percpu(r6->mapped);
+	kvfree(r6->page_locks);
 	kfree(r6);
 	fc->r6 = NULL;
 }

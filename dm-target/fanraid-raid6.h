@@ -85,8 +85,10 @@ void fanraid_r6_pq_forget_rows(struct fanraid_r6 *r6, const struct fr_geom *g,
 			       u64 row, u32 nrows);
 
 /* fanraid-r6-io.c: member I/O and parity for an operation */
-u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window);
-struct semaphore *fanraid_r6_op_lock(struct fanraid_r6op *op);
+u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window,
+			  u32 page);
+void fanraid_r6_op_lock(struct fanraid_r6op *op);
+void fanraid_r6_op_unlock(struct fanraid_r6op *op);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);

@@ -120,7 +120,7 @@ static int fanraid_reshape_send(struct fanraid_c *fc, struct bio *bio,
 /*
  * RAID6: the data of new row @row's pages [@first_page, + @npages) from
  * the old layout into @nop, old row by old row (consecutive data chunks
- * mostly share one), each read under its window's lock: writes past the
+ * mostly share one), each read under its pages' locks: writes past the
  * copy still change the old rows' other chunks and their parity. A chunk
  * that cannot be read is rebuilt from the old row's survivors. Past the
  * old length there is no data: zeroes.
@@ -138,7 +138,6 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 		unsigned long want = 0;
 		struct fanraid_r6op *oop;
 		struct fr_loc loc;
-		struct semaphore *lock;
 		u32 first = slot, s;
 		int r = 0;
 
@@ -156,8 +155,7 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 			__set_bit(loc.data_idx + s - first, &want);
 		oop = fanraid_r6_op_get(fc, &rs->old, loc.row, nop->first_page,
 					nop->npages);
-		lock = fanraid_r6_op_lock(oop);
-		down(lock);
+		fanraid_r6_op_lock(oop);
 		oop->missing = fanraid_r6_lost_slots(oop);
 		if ((want & oop->missing) || fanraid_r6_io(oop, want, REQ_OP_READ)) {
 			if (fanraid_r6_read_slots(oop, fanraid_r6_survivors(oop)) ||
@@ -166,7 +164,7 @@ static int fanraid_reshape_r6_gather(struct fanraid_reshape *rs,
 			else
 				fanraid_r6_rewrite(oop);
 		}
-		up(lock);
+		fanraid_r6_op_unlock(oop);
 		for (; !r && slot < s; slot++)
 			for (p = 0; p < nop->npages; p++)
 				memcpy(page_address(nop->pages[slot][p]),

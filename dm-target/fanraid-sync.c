@@ -4,8 +4,8 @@
  *
  * One delayed work item walks the members from sector 0 to the end in
  * windows of at most FANRAID_R6_MAX_IO_SECTORS of one chunk, several at
- * once (fanraid_sync_wave()), each taking its window's lock as the I/O
- * worker does, so writes and the sync never interleave on a window. sync_cp records
+ * once (fanraid_sync_wave()), each taking its pages' locks as the I/O
+ * worker does, so writes and the sync never interleave on a page. sync_cp records
  * how far it got: a member being rebuilt is trusted below it and rebuilt
  * from the others above it. The walk stops on presuspend and continues
  * from sync_cp on resume.
@@ -177,14 +177,12 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	u32 n = g->ndevs, slot;
 	unsigned long rebuild = 0, want = GENMASK(n - 1, 0);
 	struct fanraid_r6op *op;
-	struct semaphore *lock;
 	int r = len;
 
 	op = fanraid_r6_op_get_scratch(fc, g, pos >> g->chunk_shift,
 				       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
 				       len >> (PAGE_SHIFT - SECTOR_SHIFT));
-	lock = fanraid_r6_op_lock(op);
-	down(lock);
+	fanraid_r6_op_lock(op);
 	op->missing = fanraid_r6_lost_slots(op);
 	/*
 	 * One lost data block of a rebuild comes from P and the other data:
@@ -253,7 +251,7 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 		break;
 	}
 out:
-	up(lock);
+	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
 	return r;
 }

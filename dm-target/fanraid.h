@@ -40,8 +40,12 @@ struct fr_sb;
  */
 #define FANRAID_R6_MAX_IO_SECTORS	FR_R6_WINDOW_SECTORS
 #define FANRAID_R6_MAX_PAGES	(FANRAID_R6_MAX_IO_SECTORS >> (PAGE_SHIFT - SECTOR_SHIFT))
-/* Row locks are hashed; a collision only serialises two unrelated rows. */
-#define FANRAID_R6_LOCK_BITS	8
+/*
+ * Page locks (fanraid-r6-io.c): windows are hashed onto blocks of
+ * FANRAID_R6_MAX_PAGES locks; a collision only serialises the same pages
+ * of two unrelated windows.
+ */
+#define FANRAID_R6_LOCK_BITS	12
 /*
  * Work items kfanraid6 runs at once (gathering writes, degraded reads),
  * at least; more when the stripe cache holds more operations.
@@ -84,7 +88,7 @@ struct fr_sb;
 #define FANRAID_R6_TAILS	64
 /*
  * Whole rows a RAID6 discard or write-zeroes zeroes at once, under the
- * window locks of those rows (fanraid-r6-discard.c).
+ * page locks of those rows (fanraid-r6-discard.c).
  */
 #define FANRAID_R6_ZERO_ROWS	8
 
@@ -296,7 +300,7 @@ struct fanraid_r6_pq_bucket {
 	struct fanraid_r6_pq ent[FANRAID_R6_PQ_WAYS];
 };
 
-/* RAID6 state: the workers, their memory pools and the stripe window locks. */
+/* RAID6 state: the workers, their memory pools and the page locks. */
 struct fanraid_r6 {
 	struct fanraid_c *fc;
 	struct workqueue_struct *wq;
@@ -304,11 +308,11 @@ struct fanraid_r6 {
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
 	/*
-	 * Semaphores, not mutexes: a write holds its window across its member
-	 * writes, and their completion, not the task that took it, lets go.
+	 * Semaphores, not mutexes: a write holds its pages across its member
+	 * writes, and their completion, not the task that took them, lets go.
 	 */
-	struct semaphore window_locks[1 << FANRAID_R6_LOCK_BITS];
-	struct mutex zero_lock;		/* whoever takes several window locks */
+	struct semaphore *page_locks;	/* 1 << FANRAID_R6_LOCK_BITS */
+	struct mutex zero_lock;		/* whoever takes the locks of whole rows */
 
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
 	spinlock_t cache_lock;		/* everything down to peak_pages */
@@ -370,7 +374,7 @@ struct fanraid_c {
 	/*
 	 * Member state (fanraid-member.c): members failed, members being
 	 * rebuilt, and how far the RAID6 sync pass got (member sectors below
-	 * sync_cp are in sync); written by the sync worker under window locks.
+	 * sync_cp are in sync); written by the sync worker under page locks.
 	 */
 	DECLARE_BITMAP(failed, FR_MAX_DEVS);
 	DECLARE_BITMAP(rebuilding, FR_MAX_DEVS);
