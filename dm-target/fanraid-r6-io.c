@@ -53,32 +53,36 @@ u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window,
 		<< page_bits) + page;
 }
 
-/* Take the locks of the op's pages (an op never crosses a window). */
-void fanraid_r6_op_lock(struct fanraid_r6op *op)
+/* The lock of the op's first page (an op never crosses a window). */
+static struct semaphore *fanraid_r6_op_first_lock(struct fanraid_r6op *op)
 {
 	const struct fr_geom *g = op->g;
 	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
 			(PAGE_SHIFT - SECTOR_SHIFT);
-	u32 first = fanraid_r6_lock_index(g, op->row, op->first_page / win_pages,
-					  op->first_page % win_pages);
+
+	return &op->fc->r6->page_locks[fanraid_r6_lock_index(g, op->row,
+					op->first_page / win_pages,
+					op->first_page % win_pages)];
+}
+
+/* Take the locks of the op's pages, in ascending order. */
+void fanraid_r6_op_lock(struct fanraid_r6op *op)
+{
+	struct semaphore *lock = fanraid_r6_op_first_lock(op);
 	u32 i;
 
 	for (i = 0; i < op->npages; i++)
-		down(&op->fc->r6->page_locks[first + i]);
+		down(&lock[i]);
 }
 
 /* Any context: a write's member completion lets go of its pages. */
 void fanraid_r6_op_unlock(struct fanraid_r6op *op)
 {
-	const struct fr_geom *g = op->g;
-	u32 win_pages = fr_r6_window_sectors(g->chunk_sectors) >>
-			(PAGE_SHIFT - SECTOR_SHIFT);
-	u32 first = fanraid_r6_lock_index(g, op->row, op->first_page / win_pages,
-					  op->first_page % win_pages);
+	struct semaphore *lock = fanraid_r6_op_first_lock(op);
 	u32 i;
 
 	for (i = 0; i < op->npages; i++)
-		up(&op->fc->r6->page_locks[first + i]);
+		up(&lock[i]);
 }
 
 /* One reference of the op's member I/O gone: the last ends it. */
