@@ -197,6 +197,16 @@ static int fanraid_bitmap_flush_want(struct fanraid_bitmap *b)
  * media. May sleep (RAID6 workers only). 0, or -EIO: the write must fail;
  * on 0, pair with fanraid_bitmap_write_end().
  */
+static bool fanraid_bitmap_write_enter(struct fanraid_bitmap *b, u32 r)
+{
+	atomic_inc(&b->active[r]);
+	/* Counted before ondisk is read; the clearer reads active after clearing it. */
+	smp_mb__after_atomic();
+	if (!test_bit(r, b->recent))
+		set_bit(r, b->recent);
+	return test_bit(r, b->ondisk);
+}
+
 int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row)
 {
 	struct fanraid_bitmap *b = fc->bitmap;
@@ -206,11 +216,7 @@ int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row)
 	if (!b)
 		return 0;
 	r = fanraid_bitmap_region(fc, row);
-	atomic_inc(&b->active[r]);
-	smp_mb__after_atomic();
-	if (!test_bit(r, b->recent))
-		set_bit(r, b->recent);
-	if (likely(test_bit(r, b->ondisk)))
+	if (likely(fanraid_bitmap_write_enter(b, r)))
 		return 0;
 	set_bit(r, b->want);
 	mutex_lock(&b->lock);
@@ -228,6 +234,20 @@ void fanraid_bitmap_write_end(struct fanraid_c *fc, u64 row)
 
 	if (b)
 		atomic_dec(&b->active[fanraid_bitmap_region(fc, row)]);
+}
+
+/*
+ * The same without sleeping (from map): false, having started nothing,
+ * when the bit is still to be written.
+ */
+bool fanraid_bitmap_write_try(struct fanraid_c *fc, u64 row)
+{
+	struct fanraid_bitmap *b = fc->bitmap;
+
+	if (!b || fanraid_bitmap_write_enter(b, fanraid_bitmap_region(fc, row)))
+		return true;
+	fanraid_bitmap_write_end(fc, row);
+	return false;
 }
 
 /* Nothing a crash resync or a returning member needs may be cleared now. */

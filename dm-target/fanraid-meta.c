@@ -273,6 +273,14 @@ static bool fanraid_meta_failed_unrecorded(struct fanraid_meta *m)
  * barriers). 0, or -EIO: the write must fail. Always pair with
  * fanraid_meta_write_end().
  */
+static bool fanraid_meta_write_enter(struct fanraid_meta *m)
+{
+	atomic_inc(&m->active);
+	/* Counted before dirty is read; the cleaner reads active after clearing it. */
+	smp_mb__after_atomic();
+	return READ_ONCE(m->dirty);
+}
+
 int fanraid_meta_write_start(struct fanraid_c *fc)
 {
 	struct fanraid_meta *m = fc->meta;
@@ -280,9 +288,7 @@ int fanraid_meta_write_start(struct fanraid_c *fc)
 
 	if (!m)
 		return 0;
-	atomic_inc(&m->active);
-	smp_mb__after_atomic();
-	if (likely(READ_ONCE(m->dirty)))
+	if (likely(fanraid_meta_write_enter(m)))
 		return 0;
 	mutex_lock(&m->lock);
 	if (!m->dirty) {
@@ -292,6 +298,20 @@ int fanraid_meta_write_start(struct fanraid_c *fc)
 	}
 	mutex_unlock(&m->lock);
 	return r;
+}
+
+/*
+ * The same without sleeping (from map): false, having started nothing,
+ * when DIRTY is still to be written.
+ */
+bool fanraid_meta_write_try(struct fanraid_c *fc)
+{
+	struct fanraid_meta *m = fc->meta;
+
+	if (!m || fanraid_meta_write_enter(m))
+		return true;
+	fanraid_meta_write_end(fc);
+	return false;
 }
 
 /* A write has completed; the last one of a burst arms the cleaner. */

@@ -213,14 +213,21 @@ static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
 	}
 }
 
+static bool fanraid_r6_op_fits(struct fanraid_r6 *r6, u32 need)
+{
+	return !list_empty(&r6->free_ops) && r6->nfree >= need;
+}
+
 /*
  * Operations go out in the order they were asked for: a whole window (a
  * sync, a full-stripe write) must not wait for ever behind a stream of
- * small writes that each find enough pages.
+ * small writes that each find enough pages. Without @wait (from map), NULL
+ * unless it is the first in line and fits now.
  */
 static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 					       const struct fr_geom *g,
-					       u32 npages, bool scratch)
+					       u32 npages, bool scratch,
+					       bool wait)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 	u32 need = (g->ndevs + (scratch ? 2 : 0)) * npages;
@@ -229,10 +236,15 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 	u32 ticket;
 
 	spin_lock_irq(&r6->cache_lock);
+	if (!wait && (r6->ticket_next != r6->ticket_served ||
+		      !fanraid_r6_op_fits(r6, need))) {
+		spin_unlock_irq(&r6->cache_lock);
+		return NULL;
+	}
 	ticket = r6->ticket_next++;
 	wait_event_lock_irq(r6->op_wait,
 			    ticket == r6->ticket_served &&
-			    !list_empty(&r6->free_ops) && r6->nfree >= need,
+			    fanraid_r6_op_fits(r6, need),
 			    r6->cache_lock);
 	r6->ticket_served++;
 	op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
@@ -253,12 +265,15 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 					       const struct fr_geom *g,
 					       u64 row, u32 first_page,
-					       u32 npages, bool scratch)
+					       u32 npages, bool scratch,
+					       bool wait)
 {
 	struct fanraid_r6op *op;
 
 	WARN_ON_ONCE(npages > fanraid_r6_win_pages(&fc->geom));
-	op = fanraid_r6_op_take(fc, g, npages, scratch);
+	op = fanraid_r6_op_take(fc, g, npages, scratch, wait);
+	if (!op)
+		return NULL;
 	op->fc = fc;
 	op->g = g;
 	op->bio = NULL;
@@ -270,6 +285,7 @@ static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 	op->missing = 0;
 	op->read_bad = 0;
 	op->pq_keep = false;
+	op->nowait = !wait;
 	init_completion(&op->done);
 	op->end_io = NULL;
 	op->private = NULL;
@@ -285,7 +301,15 @@ struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages)
 {
-	return fanraid_r6_op_init(fc, g, row, first_page, npages, false);
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, false, true);
+}
+
+/* The same without sleeping (from map): NULL unless the pages are there now. */
+struct fanraid_r6op *fanraid_r6_op_get_nowait(struct fanraid_c *fc,
+					      const struct fr_geom *g, u64 row,
+					      u32 first_page, u32 npages)
+{
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, false, false);
 }
 
 /* The same, with the two scratch slots the sync pass computes P and Q in. */
@@ -293,7 +317,7 @@ struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 					       const struct fr_geom *g, u64 row,
 					       u32 first_page, u32 npages)
 {
-	return fanraid_r6_op_init(fc, g, row, first_page, npages, true);
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, true, true);
 }
 
 /* Any context: a write gives its op back from its members' completion. */

@@ -155,11 +155,23 @@ static struct fanraid_r6_stripe *fanraid_r6_stripe_find(struct fanraid_r6_gather
 	return NULL;
 }
 
-/* Where a write (or read) ends, as the domains' tails hold it; never 0. */
+/*
+ * Where a write (or read) ends, as the domains' tails hold it; never 0.
+ * FANRAID_R6_TAIL_ENDED is set once its entry is written.
+ */
+#define FANRAID_R6_TAIL_ENDED	2
+
 static u64 fanraid_r6_tail_key(sector_t end, bool read)
 {
-	return ((u64)end << 1) | read;
+	return ((u64)end << 2) | read;
 }
+
+/* What a write finds before it (fanraid_r6_tail_find()). */
+enum fanraid_r6_follows {
+	FANRAID_R6_FOLLOWS_NONE,	/* no recent write ends where it starts */
+	FANRAID_R6_FOLLOWS_ENDED,	/* one does, already written */
+	FANRAID_R6_FOLLOWS_LIVE,	/* one does, still parked or being written */
+};
 
 /*
  * The domain whose windows hold the sector before @loc (@in_chunk sectors
@@ -182,19 +194,26 @@ static struct fanraid_r6_gather *fanraid_r6_prev_domain(struct fanraid_r6 *r6,
 }
 
 /*
- * Does a write (@read: a read) whose start gives @key continue one whose
- * window is still parked or being written? @gd is the domain of the sector
- * before it; its lock is not needed: a stale answer only gathers a window
- * a little longer or shorter.
+ * Does a write (@read: a read) whose start gives @key continue a recent
+ * one, and is that one's window still parked or being written? @gd is the
+ * domain of the sector before it; its lock is not needed: a stale answer
+ * only gathers a window a little longer or shorter.
  */
-static bool fanraid_r6_tail_find(struct fanraid_r6_gather *gd, u64 key)
+static enum fanraid_r6_follows fanraid_r6_tail_find(struct fanraid_r6_gather *gd,
+						    u64 key)
 {
+	enum fanraid_r6_follows found = FANRAID_R6_FOLLOWS_NONE;
 	unsigned int i;
 
-	for (i = 0; i < FANRAID_R6_TAILS; i++)
-		if (READ_ONCE(gd->tail_key[i]) == key)
-			return true;
-	return false;
+	for (i = 0; i < FANRAID_R6_TAILS; i++) {
+		u64 tail = READ_ONCE(gd->tail_key[i]);
+
+		if (tail == key)
+			return FANRAID_R6_FOLLOWS_LIVE;
+		if (tail == (key | FANRAID_R6_TAIL_ENDED))
+			found = FANRAID_R6_FOLLOWS_ENDED;
+	}
+	return found;
 }
 
 /* Called with gd->lock held. */
@@ -209,7 +228,8 @@ static void fanraid_r6_tail_add(struct fanraid_r6_gather *gd, u64 key,
 
 /*
  * @st is written: what follows its bios is no longer a stream's next
- * write. Called with gd->lock held.
+ * write, though it may still be a sequential writer's, at queue depth 1
+ * or between its batches. Called with gd->lock held.
  */
 static void fanraid_r6_tail_forget(struct fanraid_r6_gather *gd,
 				   struct fanraid_r6_stripe *st)
@@ -219,7 +239,8 @@ static void fanraid_r6_tail_forget(struct fanraid_r6_gather *gd,
 	for (i = 0; i < FANRAID_R6_TAILS; i++)
 		if (gd->tail_st[i] == st) {
 			gd->tail_st[i] = NULL;
-			WRITE_ONCE(gd->tail_key[i], 0);
+			WRITE_ONCE(gd->tail_key[i],
+				   gd->tail_key[i] | FANRAID_R6_TAIL_ENDED);
 		}
 }
 
@@ -888,13 +909,14 @@ static void fanraid_r6_write_read(struct fanraid_r6op *op)
  * the others (every survivor when degraded, so the lost slots can be
  * rebuilt under the bios), a read-modify-write reads the touched slots, P
  * and Q. With every slot full nothing is read, degraded or not. Returns
- * whether the write goes on without this task: the completion of its
+ * 0 when the write goes on without this task: the completion of its
  * member writes ends it (fanraid_r6_stripe_written()), and it does not
- * wait for its reads either (fanraid_r6_write_continue()). If not, nothing
- * was written and the write fails.
+ * wait for its reads either (fanraid_r6_write_continue()). Otherwise
+ * nothing was sent: -EIO, the write fails; -EAGAIN, from map (op->nowait),
+ * it would have to wait, and a worker starts it again.
  */
-static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
-				    struct fanraid_r6_stripe *st)
+static int fanraid_r6_stripe_write(struct fanraid_r6op *op,
+				   struct fanraid_r6_stripe *st)
 {
 	u32 n = op->g->ndevs, ndata = n - 2, slot;
 	u32 lo = round_down(st->first, PAGE_SECTORS);
@@ -903,7 +925,7 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 
 	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
 	if (hweight_long(op->missing) > 2)
-		return false;
+		return -EIO;
 	for (slot = 0; slot < ndata; slot++)
 		if (find_next_zero_bit(st->cover + slot * FANRAID_R6_WIN_LONGS,
 				       hi, lo) >= hi)
@@ -912,12 +934,16 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	rmw = st->touched | BIT(n - 2) | BIT(n - 1);
 
 	if (!rcw) {
+		/* Copying a whole window is a worker's job, not map's. */
+		if (op->nowait)
+			return -EAGAIN;
 		/* Full stripe: P and Q from the new data alone. */
 		fanraid_r6_stripe_fill(op, st);
 		fanraid_r6_gen(op, false);
 		fanraid_r6_stripe_send(op, st);
-		return true;
+		return 0;
 	}
+	st->rcw = false;
 	if (!op->missing && raid6_call.xor_syndrome &&
 	    !fanraid_r6_parity_unsure(op)) {
 		/* P and Q kept from the last write here need no reads. */
@@ -926,16 +952,14 @@ static bool fanraid_r6_stripe_write(struct fanraid_r6op *op,
 			rmw = st->touched;
 		if (hweight_long(rmw) < hweight_long(rcw)) {
 			op->pq_keep = true;
-			fanraid_r6_io_async(op, rmw, REQ_OP_READ,
-					    fanraid_r6_write_read);
-			return true;
+			return fanraid_r6_io_async(op, rmw, REQ_OP_READ,
+						   fanraid_r6_write_read);
 		}
 	}
 	if (op->missing)
 		rcw = GENMASK(n - 1, 0) & ~op->missing;
 	st->rcw = true;
-	fanraid_r6_io_async(op, rcw, REQ_OP_READ, fanraid_r6_write_read);
-	return true;
+	return fanraid_r6_io_async(op, rcw, REQ_OP_READ, fanraid_r6_write_read);
 }
 
 /*
@@ -1012,8 +1036,51 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	op->missing = fanraid_r6_lost_slots(op);
 	op->private = st;
 	st->op = op;
-	if (!fanraid_r6_stripe_write(op, st))
+	if (fanraid_r6_stripe_write(op, st))
 		fanraid_r6_stripe_fail(op, st);
+}
+
+/*
+ * Start lone write @st from map, in its submitter's context, when nothing
+ * on the way needs a sleep: DIRTY and its bitmap bit already on the media,
+ * its pages free in the cache and unlocked, its member bios to be had at
+ * once. The write then costs no worker at all until its reads are in.
+ * False, with nothing taken, when something would wait: a worker starts
+ * it instead (fanraid_r6_batch_add()). A degraded row goes there too.
+ */
+static bool fanraid_r6_stripe_start_nowait(struct fanraid_r6_stripe *st)
+{
+	struct fanraid_c *fc = st->fc;
+	u32 win_pages = fanraid_r6_win_sectors(&fc->geom) >> PAGE_SECTORS_SHIFT;
+	u32 first = st->first >> PAGE_SECTORS_SHIFT;
+	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
+	struct fanraid_r6op *op;
+
+	if (!fanraid_meta_write_try(fc))
+		return false;
+	if (!fanraid_bitmap_write_try(fc, st->row))
+		goto meta;
+	op = fanraid_r6_op_get_nowait(fc, st->g, st->row,
+				      st->window * win_pages + first,
+				      end - first);
+	if (!op)
+		goto bitmap;
+	if (!fanraid_r6_op_trylock(op))
+		goto put;
+	op->missing = fanraid_r6_lost_slots(op);
+	op->private = st;
+	st->op = op;
+	if (!op->missing && !fanraid_r6_stripe_write(op, st))
+		return true;
+	st->op = NULL;
+	fanraid_r6_op_unlock(op);
+put:
+	fanraid_r6_op_put(op);
+bitmap:
+	fanraid_bitmap_write_end(fc, st->row);
+meta:
+	fanraid_meta_write_end(fc);
+	return false;
 }
 
 static void fanraid_r6_batch_run(struct fanraid_r6_batch *b)
@@ -1081,6 +1148,21 @@ static struct fanraid_r6_stripe *fanraid_r6_stripe_alloc(struct fanraid_r6_gathe
 }
 
 /*
+ * Whether @bio, ending at sector @end of its window, is the last piece of
+ * the bio it was cut from. The DM core cuts at window ends and every
+ * max_sectors of the array's queue (255 on null_blk as loaded), so a piece
+ * that ends before the one and is shorter than the other is the last.
+ */
+static bool fanraid_r6_last_piece(struct fanraid_c *fc, struct bio *bio,
+				  u32 end, const struct fr_geom *g)
+{
+	struct mapped_device *md = dm_table_get_md(fc->ti->table);
+
+	return end < fanraid_r6_win_sectors(g) &&
+	       bio_sectors(bio) < queue_max_sectors(dm_disk(md)->queue);
+}
+
+/*
  * Add a write or read to its window's entry (its row in layout @g),
  * mapped by thread @submitter (0: none), and dispatch what is ready. The
  * caller counted it in its domain's gathering. @in_map: in the submitter's
@@ -1099,6 +1181,7 @@ static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	bool read = !op_is_write(bio_op(bio));
 	struct fanraid_r6_stripe *st, *spare = NULL;
 	struct fanraid_r6_gather *gd, *prev;
+	enum fanraid_r6_follows follows;
 	u32 in_chunk, window, start, end, s;
 	unsigned long *cover;
 	struct fr_loc loc;
@@ -1147,8 +1230,9 @@ static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		list_add_tail(&st->parked, &gd->parked);
 		WRITE_ONCE(gd->lone, gd->lone + 1);
 	}
-	if (!st->stream && prev &&
-	    fanraid_r6_tail_find(prev, fanraid_r6_tail_key(logical, read))) {
+	follows = prev ? fanraid_r6_tail_find(prev, fanraid_r6_tail_key(logical, read)) :
+			 FANRAID_R6_FOLLOWS_NONE;
+	if (!st->stream && follows == FANRAID_R6_FOLLOWS_LIVE) {
 		st->stream = true;
 		WRITE_ONCE(gd->lone, gd->lone - 1);
 	}
@@ -1167,17 +1251,23 @@ static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	fanraid_r6_gathering_add(gd, loc.row, window, -1);
 
 	/*
-	 * On kfanraid6, an entry this bio sends on is written here: a second
-	 * worker would cost a wakeup and a context switch. Those the timer or
-	 * other bios send on go to a worker (fanraid_r6_stripe_go()).
+	 * An entry this bio sends on is written here, on kfanraid6 or from
+	 * map: a worker would cost a wakeup and a context switch. Those the
+	 * timer or other bios send on go to a worker (fanraid_r6_stripe_go()),
+	 * and so do reads from map, which wait for their reads.
 	 */
-	gd->inline_st = in_map ? NULL : st;
+	gd->inline_st = !in_map || !read ? st : NULL;
 	/*
 	 * A FUA write's submitter waits for it to be stable (a journal
 	 * commit, a log record): it sends nothing that would fill the window
-	 * until then.
+	 * until then. Nor does a lone write's bio, once its last piece is in,
+	 * when it continues no recent write: a random write, mostly, which
+	 * nothing will join.
 	 */
-	if (st->covered == g->data_devs * win_sectors || (bio->bi_opf & REQ_FUA))
+	if (st->covered == g->data_devs * win_sectors ||
+	    (bio->bi_opf & REQ_FUA) ||
+	    (!st->stream && !read && follows == FANRAID_R6_FOLLOWS_NONE &&
+	     fanraid_r6_last_piece(fc, bio, end, g)))
 		fanraid_r6_stripe_go(gd, st);
 	else if (!st->since)
 		st->since = ktime_get();
@@ -1191,8 +1281,10 @@ static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 		mempool_free(spare, &r6->stripe_pool);
 		fanraid_r6_window_put(gd);
 	}
-	if (go)
+	if (go && !in_map)
 		fanraid_r6_stripe_work(&st->work);
+	else if (go && !fanraid_r6_stripe_start_nowait(st))
+		fanraid_r6_batch_add(st);
 	return true;
 }
 

@@ -75,6 +75,22 @@ void fanraid_r6_op_lock(struct fanraid_r6op *op)
 		down(&lock[i]);
 }
 
+/* The same without waiting (from map): false, holding none, if one is taken. */
+bool fanraid_r6_op_trylock(struct fanraid_r6op *op)
+{
+	struct semaphore *lock = fanraid_r6_op_first_lock(op);
+	u32 i;
+
+	for (i = 0; i < op->npages; i++) {
+		if (down_trylock(&lock[i])) {
+			while (i--)
+				up(&lock[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Any context: a write's member completion lets go of its pages. */
 void fanraid_r6_op_unlock(struct fanraid_r6op *op)
 {
@@ -105,50 +121,85 @@ static void fanraid_r6_endio(struct bio *bio)
 	fanraid_r6_io_put(io->op);
 }
 
-/* Send the op's pages of every slot in @slots; op->pending holds one more. */
-static void fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
+/* A bio for the op's pages of @slot, or NULL if @gfp cannot have one. */
+static struct bio *fanraid_r6_io_bio(struct fanraid_r6op *op, u32 slot,
+				     blk_opf_t opf, gfp_t gfp)
+{
+	const struct fr_geom *g = op->g;
+	struct fanraid_dev *d = &op->fc->devs[fanraid_r6_slot_dev(g, op->row, slot)];
+	struct fanraid_r6io *io = &op->io[slot];
+	struct bio *bio;
+	u32 i;
+
+	bio = bio_alloc_bioset(d->dm_dev->bdev, op->npages, opf, gfp,
+			       &op->fc->r6->bs);
+	if (!bio)
+		return NULL;
+	io->op = op;
+	io->slot = slot;
+	io->status = BLK_STS_OK;
+	bio->bi_iter.bi_sector = d->offset + (op->row << g->chunk_shift) +
+				 ((sector_t)op->first_page << PAGE_SECTORS_SHIFT);
+	bio->bi_private = io;
+	bio->bi_end_io = fanraid_r6_endio;
+	for (i = 0; i < op->npages; i++)
+		__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
+	return bio;
+}
+
+/*
+ * Send the op's pages of every slot in @slots; op->pending holds one more.
+ * From map (op->nowait) every bio is had first, or none is sent and this
+ * returns false: a send cut short would leave the op half at its
+ * members. Otherwise one bio at a time: bios held from the pool while
+ * waiting for more could empty it for good.
+ */
+static bool fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
 			       blk_opf_t opf)
 {
-	struct fanraid_c *fc = op->fc;
 	const struct fr_geom *g = op->g;
-	sector_t member_sector = (op->row << g->chunk_shift) +
-				 ((sector_t)op->first_page << (PAGE_SHIFT - SECTOR_SHIFT));
-	unsigned int bytes = op->npages << PAGE_SHIFT;
-	bool write = op_is_write(opf);
-	u32 slot, i;
+	bool nowait = op->nowait;
+	struct bio_list ready;
+	struct bio *bio;
+	u32 slot;
 
+	bio_list_init(&ready);
+	if (nowait) {
+		for_each_set_bit(slot, &slots, g->ndevs) {
+			bio = fanraid_r6_io_bio(op, slot, opf, GFP_NOWAIT);
+			if (!bio) {
+				while ((bio = bio_list_pop(&ready)))
+					bio_put(bio);
+				return false;
+			}
+			bio_list_add(&ready, bio);
+		}
+		/* What follows runs on workers and completions, which may wait. */
+		op->nowait = false;
+	}
 	/* Parity kept of these pages goes: the members change under it. */
-	if (write)
+	if (op_is_write(opf))
 		fanraid_r6_pq_forget(op);
 	atomic_set(&op->pending, 1);
 	for_each_set_bit(slot, &slots, g->ndevs) {
-		u32 dev = fanraid_r6_slot_dev(g, op->row, slot);
-		struct fanraid_dev *d = &fc->devs[dev];
-		struct fanraid_r6io *io = &op->io[slot];
-		struct bio *bio;
+		struct fanraid_dev *d;
 
-		io->op = op;
-		io->slot = slot;
-		io->status = BLK_STS_OK;
-		bio = bio_alloc_bioset(d->dm_dev->bdev, op->npages, opf,
-				       GFP_NOIO, &fc->r6->bs);
-		bio->bi_iter.bi_sector = d->offset + member_sector;
-		bio->bi_private = io;
-		bio->bi_end_io = fanraid_r6_endio;
-		for (i = 0; i < op->npages; i++)
-			__bio_add_page(bio, op->pages[slot][i], PAGE_SIZE, 0);
-		if (write) {
+		bio = nowait ? bio_list_pop(&ready) :
+			       fanraid_r6_io_bio(op, slot, opf, GFP_NOIO);
+		d = &op->fc->devs[fanraid_r6_slot_dev(g, op->row, slot)];
+		if (op_is_write(opf)) {
 			fanraid_stat_add(d, FANRAID_STAT_WRITES, 1);
 			fanraid_stat_add(d, FANRAID_STAT_WRITE_SECTORS,
-					 bytes >> SECTOR_SHIFT);
+					 bio_sectors(bio));
 		} else {
 			fanraid_stat_add(d, FANRAID_STAT_READS, 1);
 			fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS,
-					 bytes >> SECTOR_SHIFT);
+					 bio_sectors(bio));
 		}
 		atomic_inc(&op->pending);
 		submit_bio_noacct(bio);
 	}
+	return true;
 }
 
 /*
@@ -220,14 +271,16 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
  * came first. It calls fanraid_r6_io_async_status() for the outcome. A
  * writer then needs no task asleep per operation, and no wakeup to go on.
  */
-void fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
-			 blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op))
+int fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
+			blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op))
 {
 	op->end_io = end_io;
 	op->io_slots = slots;
 	op->io_opf = opf;
-	fanraid_r6_io_send(op, slots, opf);
+	if (!fanraid_r6_io_send(op, slots, opf))
+		return -EAGAIN;
 	fanraid_r6_io_put(op);
+	return 0;
 }
 
 int fanraid_r6_io_async_status(struct fanraid_r6op *op)

@@ -55,6 +55,7 @@ struct fanraid_r6op {
 	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
 	bool held_scratch;
 	bool pq_keep;			/* a write whose P and Q are kept once written */
+	bool nowait;			/* from map: sends all its bios or none, never waits */
 	struct fanraid_r6io io[FR_MAX_DEVS];
 	/* the pages it works on, per slot (scratch too for a scrub), from the cache */
 	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
@@ -68,6 +69,9 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages);
+struct fanraid_r6op *fanraid_r6_op_get_nowait(struct fanraid_c *fc,
+					      const struct fr_geom *g, u64 row,
+					      u32 first_page, u32 npages);
 struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 					       const struct fr_geom *g, u64 row,
 					       u32 first_page, u32 npages);
@@ -88,13 +92,14 @@ void fanraid_r6_pq_forget_rows(struct fanraid_r6 *r6, const struct fr_geom *g,
 u32 fanraid_r6_lock_index(const struct fr_geom *g, u64 row, u32 window,
 			  u32 page);
 void fanraid_r6_op_lock(struct fanraid_r6op *op);
+bool fanraid_r6_op_trylock(struct fanraid_r6op *op);
 void fanraid_r6_op_unlock(struct fanraid_r6op *op);
 u32 fanraid_r6_slot_dev(const struct fr_geom *g, u64 row, u32 slot);
 unsigned long fanraid_r6_failed_slots(struct fanraid_r6op *op);
 unsigned long fanraid_r6_lost_slots(struct fanraid_r6op *op);
 int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf);
-void fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
-			 blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op));
+int fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
+			blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op));
 int fanraid_r6_io_async_status(struct fanraid_r6op *op);
 unsigned long fanraid_r6_survivors(struct fanraid_r6op *op);
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want);

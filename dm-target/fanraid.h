@@ -247,9 +247,10 @@ struct fanraid_r6_gather {
 	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
 	bool inline_go;			/* ... and it was dispatched */
 	/*
-	 * Where recent writes into its windows end (array sector << 1 | read;
-	 * 0 for none), read without the lock by the domain of the window that
-	 * follows; and their entries, to forget them when written.
+	 * Where recent writes into its windows end (array sector << 2 | read,
+	 * with FANRAID_R6_TAIL_ENDED once written; 0 for none), read without
+	 * the lock by the domain of the window that follows; and their
+	 * entries, to mark them when written.
 	 */
 	u64 tail_key[FANRAID_R6_TAILS];
 	struct fanraid_r6_stripe *tail_st[FANRAID_R6_TAILS];
@@ -494,6 +495,7 @@ void fanraid_meta_destroy(struct fanraid_c *fc);
 void fanraid_meta_resume(struct fanraid_c *fc);
 void fanraid_meta_postsuspend(struct fanraid_c *fc);
 int fanraid_meta_write_start(struct fanraid_c *fc);
+bool fanraid_meta_write_try(struct fanraid_c *fc);
 void fanraid_meta_write_end(struct fanraid_c *fc);
 int fanraid_meta_sync_failed(struct fanraid_c *fc);
 bool fanraid_meta_sync_pending(struct fanraid_c *fc);
@@ -513,6 +515,7 @@ void fanraid_bitmap_destroy(struct fanraid_c *fc);
 void fanraid_bitmap_resume(struct fanraid_c *fc);
 void fanraid_bitmap_postsuspend(struct fanraid_c *fc);
 int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row);
+bool fanraid_bitmap_write_try(struct fanraid_c *fc, u64 row);
 void fanraid_bitmap_write_end(struct fanraid_c *fc, u64 row);
 sector_t fanraid_bitmap_sync_next(struct fanraid_c *fc, sector_t pos,
 				  sector_t end, bool partial);
