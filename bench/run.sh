@@ -65,7 +65,11 @@ case $suite in demo | full | smoke | tune | bitmap | cpu) ;; *) die "unknown sui
 args="--suite $suite${only:+ --only $only}$([ "$advise" = 1 ] && echo " --advise")"
 
 # The results folder, made once the arguments and devices passed checks.
+# Never one holding results: the report reads every run in the folder, so
+# an earlier run's entries would show up as this run's.
 make_out() {
+	[ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] &&
+		die "$out holds results already; give --out an empty or new folder"
 	mkdir -p "$out" || die "cannot create $out"
 	out=$(cd "$out" && pwd)
 	case "$out" in "$top"/results/*) ln -sfn "$out" "$top/results/latest" ;; esac

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the benchmark's real-drive mode (bench/run.sh --devices) on block devices under a real kernel: it refuses to run without --yes-destroy-data and refuses a mounted member, then measures fanraid, dm-stripe and md RAID0 side by side on four null_blk "drives" and leaves fio JSON, .meta files and a report whose table has a figure for every layer.
+# Exercise the benchmark's real-drive mode (bench/run.sh --devices) on block devices under a real kernel: it refuses to run without --yes-destroy-data and refuses a mounted member, then measures fanraid, dm-stripe and md RAID0 side by side on four null_blk "drives" and leaves fio JSON, .meta files and a report whose table has a figure for every layer; a second run into that results folder is refused and leaves it as it was.
 # group: bench
 # timeout: 480
 . "${0%/*}/lib.sh"
@@ -47,6 +47,13 @@ for l in fanraid dm-stripe md-raid0; do
 done
 grep -q "${devs[1]##*/}" /tmp/b1/smoke-read/fanraid-2.meta ||
 	fail "fanraid N=2 did not run on ${devs[1]}: $(cat /tmp/b1/smoke-read/fanraid-2.meta)"
+
+# A second run into the same folder would mix its entries with these.
+out=$(/bench/run.sh --devices "$list" --yes-destroy-data --suite smoke \
+	--only smoke-read --out /tmp/b1 --no-report 2>&1) &&
+	fail "ran into a folder holding results: $out"
+echo "$out" | grep -q "holds results already" || fail "unclear refusal: $out"
+[ -s /tmp/b1/smoke-read/fanraid-2.json ] || fail "the refused run touched /tmp/b1"
 
 /bench/report.sh /tmp/b1 >/tmp/report.out 2>&1 ||
 	{ cat /tmp/report.out; fail "report failed"; }
