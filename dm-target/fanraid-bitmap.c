@@ -192,11 +192,7 @@ static int fanraid_bitmap_flush_want(struct fanraid_bitmap *b)
 	return 0;
 }
 
-/*
- * Before a write to @row goes to the members: its region's bit is on the
- * media. May sleep (RAID6 workers only). 0, or -EIO: the write must fail;
- * on 0, pair with fanraid_bitmap_write_end().
- */
+/* Count a write to region @r in; true if its bit is on the media already. */
 static bool fanraid_bitmap_write_enter(struct fanraid_bitmap *b, u32 r)
 {
 	atomic_inc(&b->active[r]);
@@ -207,6 +203,11 @@ static bool fanraid_bitmap_write_enter(struct fanraid_bitmap *b, u32 r)
 	return test_bit(r, b->ondisk);
 }
 
+/*
+ * Before a write to @row goes to the members: its region's bit is on the
+ * media. May sleep (RAID6 workers only). 0, or -EIO: the write must fail;
+ * on 0, pair with fanraid_bitmap_write_end().
+ */
 int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row)
 {
 	struct fanraid_bitmap *b = fc->bitmap;

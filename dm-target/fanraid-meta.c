@@ -265,14 +265,7 @@ static bool fanraid_meta_failed_unrecorded(struct fanraid_meta *m)
 	return !bitmap_subset(m->fc->failed, m->disk_failed, FR_MAX_DEVS);
 }
 
-/*
- * Before a RAID6 write goes to the members: DIRTY must be on the media. The
- * fast path is one atomic and a read. The cleaner clears m->dirty before it
- * looks at m->active, and a writer counts itself before it looks at
- * m->dirty, so at least one of them sees the other (both use full
- * barriers). 0, or -EIO: the write must fail. Always pair with
- * fanraid_meta_write_end().
- */
+/* Count a write in; true if DIRTY is on the media already. */
 static bool fanraid_meta_write_enter(struct fanraid_meta *m)
 {
 	atomic_inc(&m->active);
@@ -281,6 +274,14 @@ static bool fanraid_meta_write_enter(struct fanraid_meta *m)
 	return READ_ONCE(m->dirty);
 }
 
+/*
+ * Before a RAID6 write goes to the members: DIRTY must be on the media. The
+ * fast path is one atomic and a read. The cleaner clears m->dirty before it
+ * looks at m->active, and a writer counts itself before it looks at
+ * m->dirty, so at least one of them sees the other (both use full
+ * barriers). 0, or -EIO: the write must fail. Always pair with
+ * fanraid_meta_write_end().
+ */
 int fanraid_meta_write_start(struct fanraid_c *fc)
 {
 	struct fanraid_meta *m = fc->meta;
