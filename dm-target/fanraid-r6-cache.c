@@ -18,6 +18,10 @@
  * fanraid-r6-gather.c). Nothing on the I/O path allocates pages, so nothing
  * there can fail or stall in the page allocator either.
  *
+ * A small write's operation comes from its CPU's front when it can
+ * (struct fanraid_r6_front): every write of the array took the cache's one
+ * lock twice, to take and to give back, a line all CPUs write at NVMe rates.
+ *
  * Every worker takes one operation at a time and gives it back after its
  * member I/O completed, which needs no other operation: waiting for one
  * cannot deadlock. (A grow's copy holds two, a new row's and an old row's;
@@ -65,6 +69,27 @@ static u32 fanraid_r6_full_op_pages(const struct fr_geom *g)
 #define FANRAID_R6_OPS_SHARE_SHIFT	3
 
 /*
+ * Operations a CPU keeps, with their pages, for its next small writes: a
+ * write given back on a CPU parks its operation there, and the next write
+ * of the same size on that CPU takes it, neither touching the cache's lock.
+ * Parked pages still count against the cache, so whoever must wait for
+ * memory first calls every front back (fanraid_r6_fronts_drain()), and
+ * nothing parks while anyone waits: the memory bound and the order of the
+ * tickets stay as they were. Small: up to FANRAID_R6_FRONT_MAX_PAGES a
+ * slot, and at most a 1/(4 x CPUs) share of the pages on each CPU.
+ */
+#define FANRAID_R6_FRONT_OPS		4
+#define FANRAID_R6_FRONT_MAX_PAGES	4
+#define FANRAID_R6_FRONT_SHARE_SHIFT	2
+
+struct fanraid_r6_front {
+	spinlock_t lock;		/* irq-safe: writes give back from their completion */
+	u32 count;
+	u32 pages;			/* held by the operations parked here */
+	struct fanraid_r6op *ops[FANRAID_R6_FRONT_OPS];
+};
+
+/*
  * stripe_cache_mb, defaulted and checked against the geometry: the cache
  * must hold two operations (one working, one in reserve), the rule the
  * tool applies too (fr_r6_stripe_cache_min_mb()).
@@ -99,6 +124,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	struct fanraid_r6op *op;
 	u64 pq_bytes;
 	u32 i;
+	int cpu;
 
 	/* Parity kept after writes, while two whole operations still fit. */
 	pq_bytes = fanraid_r6_pq_bytes(pool, ((u64)2 * full << PAGE_SHIFT) +
@@ -110,6 +136,11 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	spin_lock_init(&r6->cache_lock);
 	init_waitqueue_head(&r6->op_wait);
 	INIT_LIST_HEAD(&r6->free_ops);
+	r6->front = alloc_percpu_gfp(struct fanraid_r6_front, FANRAID_R6_CACHE_GFP);
+	if (!r6->front)
+		goto nomem;
+	for_each_possible_cpu(cpu)
+		spin_lock_init(&per_cpu_ptr(r6->front, cpu)->lock);
 	/*
 	 * Operations for a small write each (one page per member), within
 	 * their share; the pages hold at least two whole-window operations
@@ -125,6 +156,8 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			   (pool - min_t(u64, pool, (u64)r6->nops * sizeof(*op))) >>
 			   PAGE_SHIFT);
 	r6->full_ops = r6->npages / full;
+	r6->front_pages = (r6->npages >> FANRAID_R6_FRONT_SHARE_SHIFT) /
+			  num_possible_cpus();
 	r6->max_windows = max_t(u64, FANRAID_R6_GATHER_BUSY,
 				div64_u64(window_bytes, window_entry));
 
@@ -160,26 +193,6 @@ nomem:
 	return -ENOMEM;
 }
 
-void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
-{
-	struct fanraid_r6op *op, *tmp;
-
-	fanraid_r6_pq_destroy(r6);
-	if (!r6->free_ops.next)
-		return;
-	WARN_ON(r6->nfree != r6->npages);
-	list_for_each_entry_safe(op, tmp, &r6->free_ops, node) {
-		list_del(&op->node);
-		kvfree(op);
-	}
-	if (r6->free_pages) {
-		while (r6->nfree)
-			__free_page(r6->free_pages[--r6->nfree]);
-		kvfree(r6->free_pages);
-		r6->free_pages = NULL;
-	}
-}
-
 /* The slots that get pages: members of its layout, and scratch when asked. */
 static void fanraid_r6_op_pages_take(struct fanraid_r6 *r6,
 				     struct fanraid_r6op *op)
@@ -213,6 +226,128 @@ static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
 	}
 }
 
+/*
+ * Someone sleeps for the cache. Not the tickets: every take from the
+ * cache moves those, and the fronts read this on every small write.
+ */
+static bool fanraid_r6_cache_waited(struct fanraid_r6 *r6)
+{
+	return READ_ONCE(r6->cache_waiting);
+}
+
+/* Under cache_lock: every CPU's parked operations back to the cache. */
+static void fanraid_r6_fronts_drain(struct fanraid_r6 *r6)
+{
+	struct fanraid_r6_front *f;
+	struct fanraid_r6op *op;
+	int cpu;
+
+	lockdep_assert_held(&r6->cache_lock);
+	for_each_possible_cpu(cpu) {
+		f = per_cpu_ptr(r6->front, cpu);
+		spin_lock(&f->lock);
+		while (f->count) {
+			op = f->ops[--f->count];
+			fanraid_r6_op_pages_give(r6, op);
+			list_add(&op->node, &r6->free_ops);
+		}
+		f->pages = 0;
+		spin_unlock(&f->lock);
+	}
+}
+
+/* Pages parked on the CPUs' fronts: taken from the cache, not in use. */
+static u32 fanraid_r6_fronts_pages(struct fanraid_r6 *r6)
+{
+	u32 pages = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		pages += READ_ONCE(per_cpu_ptr(r6->front, cpu)->pages);
+	return pages;
+}
+
+/* Under cache_lock: pages in use now, parked ones not counted. */
+static u32 fanraid_r6_pages_used(struct fanraid_r6 *r6)
+{
+	u32 taken = r6->npages - r6->nfree;
+
+	return taken - min(taken, fanraid_r6_fronts_pages(r6));
+}
+
+/*
+ * Under cache_lock, after a take: the peak. Summing the fronts reads a
+ * line of every CPU, so only when more is taken from the cache than ever
+ * before since the last reset; a rise of CPUs taking parked operations
+ * again in between is missed, by at most what the fronts hold.
+ */
+static void fanraid_r6_peak_note(struct fanraid_r6 *r6)
+{
+	u32 taken = r6->npages - r6->nfree;
+
+	if (taken <= r6->peak_taken)
+		return;
+	r6->peak_taken = taken;
+	r6->peak_pages = max(r6->peak_pages, fanraid_r6_pages_used(r6));
+}
+
+/* An operation of this CPU's front for @slots x @npages, or NULL. */
+static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
+						  u32 slots, u32 npages)
+{
+	struct fanraid_r6op *op = NULL;
+	struct fanraid_r6_front *f;
+	unsigned long flags;
+	u32 i;
+
+	if (npages > FANRAID_R6_FRONT_MAX_PAGES)
+		return NULL;
+	/* Any CPU's front will do if the task moves: each has its lock. */
+	f = raw_cpu_ptr(r6->front);
+	spin_lock_irqsave(&f->lock, flags);
+	for (i = 0; i < f->count && !fanraid_r6_cache_waited(r6); i++) {
+		if (f->ops[i]->held_slots != slots ||
+		    f->ops[i]->held_npages != npages)
+			continue;
+		op = f->ops[i];
+		f->ops[i] = f->ops[--f->count];
+		f->pages -= slots * npages;
+		break;
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+	return op;
+}
+
+/*
+ * Park @op, pages and all, on this CPU's front; false if it must go back
+ * to the cache. Nothing parks while anyone waits for the cache: a waiter
+ * counts itself before it drains the fronts, and the count is read here
+ * under the front's lock, so an operation parked after that drain cannot
+ * be missed by it.
+ */
+static bool fanraid_r6_front_park(struct fanraid_r6 *r6,
+				  struct fanraid_r6op *op)
+{
+	u32 pages = op->held_slots * op->held_npages;
+	struct fanraid_r6_front *f;
+	unsigned long flags;
+	bool parked;
+
+	if (op->held_scratch || op->held_npages > FANRAID_R6_FRONT_MAX_PAGES)
+		return false;
+	f = raw_cpu_ptr(r6->front);
+	spin_lock_irqsave(&f->lock, flags);
+	parked = f->count < FANRAID_R6_FRONT_OPS &&
+		 f->pages + pages <= r6->front_pages &&
+		 !fanraid_r6_cache_waited(r6);
+	if (parked) {
+		f->ops[f->count++] = op;
+		f->pages += pages;
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+	return parked;
+}
+
 static bool fanraid_r6_op_fits(struct fanraid_r6 *r6, u32 need)
 {
 	return !list_empty(&r6->free_ops) && r6->nfree >= need;
@@ -235,6 +370,11 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 	bool waiters;
 	u32 ticket;
 
+	if (!scratch) {
+		op = fanraid_r6_front_take(r6, g->ndevs, npages);
+		if (op)
+			return op;
+	}
 	spin_lock_irq(&r6->cache_lock);
 	if (!wait && (r6->ticket_next != r6->ticket_served ||
 		      !fanraid_r6_op_fits(r6, need))) {
@@ -242,10 +382,16 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 		return NULL;
 	}
 	ticket = r6->ticket_next++;
-	wait_event_lock_irq(r6->op_wait,
-			    ticket == r6->ticket_served &&
-			    fanraid_r6_op_fits(r6, need),
-			    r6->cache_lock);
+	if (ticket != r6->ticket_served || !fanraid_r6_op_fits(r6, need)) {
+		/* What the CPUs keep may be what this one waits for. */
+		WRITE_ONCE(r6->cache_waiting, r6->cache_waiting + 1);
+		fanraid_r6_fronts_drain(r6);
+		wait_event_lock_irq(r6->op_wait,
+				    ticket == r6->ticket_served &&
+				    fanraid_r6_op_fits(r6, need),
+				    r6->cache_lock);
+		WRITE_ONCE(r6->cache_waiting, r6->cache_waiting - 1);
+	}
 	r6->ticket_served++;
 	op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
 	list_del(&op->node);
@@ -253,7 +399,7 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 	op->held_npages = npages;
 	op->held_scratch = scratch;
 	fanraid_r6_op_pages_take(r6, op);
-	r6->peak_pages = max(r6->peak_pages, r6->npages - r6->nfree);
+	fanraid_r6_peak_note(r6);
 	waiters = r6->ticket_next != r6->ticket_served;
 	spin_unlock_irq(&r6->cache_lock);
 	/* The next in line may fit in what is left. */
@@ -326,25 +472,65 @@ void fanraid_r6_op_put(struct fanraid_r6op *op)
 	struct fanraid_r6 *r6 = op->fc->r6;
 	unsigned long flags;
 
+	if (fanraid_r6_front_park(r6, op))
+		return;
 	spin_lock_irqsave(&r6->cache_lock, flags);
 	fanraid_r6_op_pages_give(r6, op);
 	list_add(&op->node, &r6->free_ops);
 	spin_unlock_irqrestore(&r6->cache_lock, flags);
-	wake_up(&r6->op_wait);
+	/* A waiter queues itself under cache_lock: seen here if it is there. */
+	if (waitqueue_active(&r6->op_wait))
+		wake_up(&r6->op_wait);
 }
 
-/* Status: KiB of the cache's pages in use now and at most since load or reset. */
+/*
+ * Status: KiB of the cache's pages in use now and at most since load or
+ * reset (see fanraid_r6_peak_note()). Parked operations are not in use.
+ */
 void fanraid_r6_cache_usage(struct fanraid_r6 *r6, u64 *now_kib, u64 *peak_kib)
 {
+	u32 used;
+
 	spin_lock_irq(&r6->cache_lock);
-	*now_kib = (u64)(r6->npages - r6->nfree) << (PAGE_SHIFT - 10);
-	*peak_kib = (u64)r6->peak_pages << (PAGE_SHIFT - 10);
+	used = fanraid_r6_pages_used(r6);
+	*now_kib = (u64)used << (PAGE_SHIFT - 10);
+	*peak_kib = (u64)max(r6->peak_pages, used) << (PAGE_SHIFT - 10);
 	spin_unlock_irq(&r6->cache_lock);
 }
 
+/* The fronts go back too: the next takes are counted from the cache. */
 void fanraid_r6_cache_reset_peak(struct fanraid_r6 *r6)
 {
 	spin_lock_irq(&r6->cache_lock);
+	fanraid_r6_fronts_drain(r6);
 	r6->peak_pages = r6->npages - r6->nfree;
+	r6->peak_taken = r6->peak_pages;
 	spin_unlock_irq(&r6->cache_lock);
+}
+
+void fanraid_r6_cache_destroy(struct fanraid_r6 *r6)
+{
+	struct fanraid_r6op *op, *tmp;
+
+	fanraid_r6_pq_destroy(r6);
+	if (!r6->free_ops.next)
+		return;
+	if (r6->front) {
+		spin_lock_irq(&r6->cache_lock);
+		fanraid_r6_fronts_drain(r6);
+		spin_unlock_irq(&r6->cache_lock);
+		free_percpu(r6->front);
+		r6->front = NULL;
+	}
+	WARN_ON(r6->nfree != r6->npages);
+	list_for_each_entry_safe(op, tmp, &r6->free_ops, node) {
+		list_del(&op->node);
+		kvfree(op);
+	}
+	if (r6->free_pages) {
+		while (r6->nfree)
+			__free_page(r6->free_pages[--r6->nfree]);
+		kvfree(r6->free_pages);
+		r6->free_pages = NULL;
+	}
 }

@@ -324,8 +324,13 @@ struct fanraid_r6 {
 	u32 npages;			/* pages the cache holds */
 	u32 nfree;			/* ... on the stack now */
 	u32 peak_pages;			/* ... most in use at once since load or reset */
+	u32 peak_taken;			/* ... most off the stack, parked ones too */
 	u32 ticket_next;		/* operations are handed out in request order */
 	u32 ticket_served;
+	/* Read by every small write at its CPU's front; written when one waits. */
+	u32 cache_waiting ____cacheline_aligned_in_smp;	/* ... sleeping for the cache */
+	struct fanraid_r6_front __percpu *front;	/* small operations parked per CPU */
+	u32 front_pages;		/* ... pages parked at most on each */
 	u32 full_ops;			/* whole-window operations its pages hold at once */
 	u32 max_windows;		/* gathering windows allowed at once, all domains */
 
