@@ -13,9 +13,10 @@
  *   (fanraid_meta_sync_failed()), so after a crash the stale member has
  *   fewer events and is never taken back as in sync.
  * - DIRTY is on the media before the first write after an idle period
- *   (fanraid_meta_write_start()), and is cleared safe_mode_delay ms after
- *   the last write ends, at postsuspend and at destruction, but never while
- *   a resync or rebuild is unfinished: a crash while clean needs no resync.
+ *   (fanraid_meta_write_start()), and is cleared safe_mode_delay to twice
+ *   that after the last write ends, at postsuspend and at destruction, but
+ *   never while a resync or rebuild is unfinished: a crash while clean
+ *   needs no resync.
  *
  * During a grow (feature reshape) every update also records how far the
  * copy got (reshape_position, state RESHAPE), which only the copy moves
@@ -31,6 +32,8 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/jiffies.h>
+#include <linux/percpu-refcount.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -58,11 +61,16 @@ struct fanraid_meta {
 	bool live;			/* resumed and not suspended: may write */
 	/* DIRTY is on the media; read without the lock on the write path. */
 	bool dirty;
-	atomic_t active;		/* writes between write_start and write_end */
-	unsigned long last_write;	/* jiffies when the last write ended */
+	/*
+	 * Writes between write_start and write_end: per CPU, as md's
+	 * writes_pending, since every RAID6 write counts itself in and out;
+	 * exact only while the cleaner holds it in atomic mode.
+	 */
+	struct percpu_ref active;
 	unsigned long delay;		/* safe_mode_delay in jiffies */
 	u64 reshape_pos;		/* grow: array sectors copied, as recorded */
-	struct delayed_work clean_work;
+	struct timer_list clean_timer;	/* runs clean_work a delay after the last write */
+	struct work_struct clean_work;
 	struct work_struct fail_work;	/* records a failure outside the write path */
 	atomic_t pending;		/* member bios of one update in flight */
 	struct completion done;
@@ -265,21 +273,30 @@ static bool fanraid_meta_failed_unrecorded(struct fanraid_meta *m)
 	return !bitmap_subset(m->fc->failed, m->disk_failed, FR_MAX_DEVS);
 }
 
-/* Count a write in; true if DIRTY is on the media already. */
+/*
+ * Count a write in; true if DIRTY is on the media already. In one RCU
+ * read section: the cleaner's switch of the count to atomic mode waits for
+ * it, so a writer that read dirty before the cleaner cleared it is counted
+ * by then.
+ */
 static bool fanraid_meta_write_enter(struct fanraid_meta *m)
 {
-	atomic_inc(&m->active);
-	/* Counted before dirty is read; the cleaner reads active after clearing it. */
-	smp_mb__after_atomic();
-	return READ_ONCE(m->dirty);
+	bool dirty;
+
+	rcu_read_lock();
+	percpu_ref_get(&m->active);
+	smp_mb(); /* counted before dirty is read; the cleaner clears, then reads */
+	dirty = READ_ONCE(m->dirty);
+	rcu_read_unlock();
+	return dirty;
 }
 
 /*
  * Before a RAID6 write goes to the members: DIRTY must be on the media. The
- * fast path is one atomic and a read. The cleaner clears m->dirty before it
- * looks at m->active, and a writer counts itself before it looks at
- * m->dirty, so at least one of them sees the other (both use full
- * barriers). 0, or -EIO: the write must fail. Always pair with
+ * fast path counts the write on its CPU and reads a flag. The cleaner
+ * clears m->dirty before it looks at m->active, and a writer counts itself
+ * before it looks at m->dirty, so at least one of them sees the other (both
+ * use full barriers). 0, or -EIO: the write must fail. Always pair with
  * fanraid_meta_write_end().
  */
 int fanraid_meta_write_start(struct fanraid_c *fc)
@@ -315,16 +332,27 @@ bool fanraid_meta_write_try(struct fanraid_c *fc)
 	return false;
 }
 
-/* A write has completed; the last one of a burst arms the cleaner. */
+/*
+ * Any context: arm the cleaner for the end of the next whole delay, as md
+ * does. Every write that ends within one delay asks for the same time, so
+ * only the first of them writes to the timer; the rest find it set.
+ */
+static void fanraid_meta_clean_arm(struct fanraid_meta *m)
+{
+	unsigned long period = max(m->delay, 1UL);
+
+	mod_timer(&m->clean_timer, roundup(jiffies, period) + m->delay);
+}
+
+/* A write has completed; the cleaner looks a delay after the last one. */
 void fanraid_meta_write_end(struct fanraid_c *fc)
 {
 	struct fanraid_meta *m = fc->meta;
 
 	if (!m)
 		return;
-	WRITE_ONCE(m->last_write, jiffies);
-	if (atomic_dec_and_test(&m->active))
-		queue_delayed_work(m->wq, &m->clean_work, m->delay);
+	percpu_ref_put(&m->active);
+	fanraid_meta_clean_arm(m);
 }
 
 /*
@@ -376,34 +404,48 @@ static void fanraid_meta_fail_work(struct work_struct *work)
 /* Clear DIRTY on the media if no write is active and no sync is due. */
 static void fanraid_meta_try_clean(struct fanraid_meta *m)
 {
+	bool idle;
+
 	mutex_lock(&m->lock);
 	if (!m->live || !m->dirty || fanraid_meta_sync_running(m->fc))
 		goto out;
+	/*
+	 * Every writer's count folded into one, exact until switched back.
+	 * The count keeps one reference of its own, so the switch never finds
+	 * it at zero (which percpu_ref warns of); it is let go only to look.
+	 */
+	percpu_ref_switch_to_atomic_sync(&m->active);
 	WRITE_ONCE(m->dirty, false);
 	smp_mb();
-	if (atomic_read(&m->active)) {
+	percpu_ref_put(&m->active);
+	idle = percpu_ref_is_zero(&m->active);
+	percpu_ref_get(&m->active);
+	if (!idle) {
 		/* A writer is in; its write_end re-arms the cleaner. */
 		WRITE_ONCE(m->dirty, true);
-		goto out;
-	}
-	if (fanraid_meta_update(m, 0, NULL, false))
+	} else if (fanraid_meta_update(m, 0, NULL, false)) {
 		WRITE_ONCE(m->dirty, true);
+	}
+	percpu_ref_switch_to_percpu(&m->active);
 out:
 	mutex_unlock(&m->lock);
 }
 
 static void fanraid_meta_clean_work(struct work_struct *work)
 {
-	struct fanraid_meta *m = container_of(to_delayed_work(work),
-					      struct fanraid_meta, clean_work);
-	unsigned long due = READ_ONCE(m->last_write) + m->delay;
+	fanraid_meta_try_clean(container_of(work, struct fanraid_meta,
+					    clean_work));
+}
 
-	/* Writes kept coming: wait until the last one is delay old. */
-	if (time_before(jiffies, due)) {
-		queue_delayed_work(m->wq, &m->clean_work, due - jiffies);
-		return;
-	}
-	fanraid_meta_try_clean(m);
+static void fanraid_meta_clean_timer(struct timer_list *t)
+{
+	struct fanraid_meta *m = from_timer(m, t, clean_timer);
+
+	/* The timer wheel fires delays of weeks early; wait on for the rest. */
+	if (time_before(jiffies, t->expires))
+		add_timer(t);
+	else
+		queue_work(m->wq, &m->clean_work);
 }
 
 /* A resync or rebuild has finished: rebuilt members are in sync on disk too. */
@@ -418,7 +460,7 @@ void fanraid_meta_sync_done(struct fanraid_c *fc, const unsigned long *rebuilt)
 		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, rebuilt,
 				    false);
 	mutex_unlock(&m->lock);
-	queue_delayed_work(m->wq, &m->clean_work, m->delay);
+	fanraid_meta_clean_arm(m);
 }
 
 /*
@@ -550,6 +592,11 @@ static int fanraid_meta_check_reshape(struct fanraid_meta *m, char **error)
 }
 
 /* ctr: read and check every present member's superblock (sleeping is fine). */
+/* Only the cleaner's look takes the write count to zero: nothing to release. */
+static void fanraid_meta_active_zero(struct percpu_ref *ref)
+{
+}
+
 int fanraid_meta_create(struct fanraid_c *fc, char **error)
 {
 	struct fanraid_meta *m;
@@ -569,9 +616,16 @@ int fanraid_meta_create(struct fanraid_c *fc, char **error)
 	m->fc = fc;
 	mutex_init(&m->lock);
 	init_completion(&m->done);
-	INIT_DELAYED_WORK(&m->clean_work, fanraid_meta_clean_work);
+	timer_setup(&m->clean_timer, fanraid_meta_clean_timer, 0);
+	INIT_WORK(&m->clean_work, fanraid_meta_clean_work);
 	INIT_WORK(&m->fail_work, fanraid_meta_fail_work);
 	m->delay = msecs_to_jiffies(fc->features.safe_mode_delay);
+	/* Its first reference stays: the writes count above it. */
+	if (percpu_ref_init(&m->active, fanraid_meta_active_zero,
+			    PERCPU_REF_ALLOW_REINIT, GFP_KERNEL)) {
+		*error = "Cannot allocate superblock write counter";
+		return -ENOMEM;
+	}
 	for (i = 0; i < fc->ndevs; i++) {
 		m->devs[i].page = alloc_page(GFP_KERNEL);
 		if (!m->devs[i].page) {
@@ -664,7 +718,7 @@ void fanraid_meta_resume(struct fanraid_c *fc)
 		fanraid_meta_update(m, m->dirty ? FR_SB_STATE_DIRTY : 0, NULL, false);
 	}
 	mutex_unlock(&m->lock);
-	queue_delayed_work(m->wq, &m->clean_work, m->delay);
+	fanraid_meta_clean_arm(m);
 }
 
 /* postsuspend: no write is in flight; mark clean unless a sync is unfinished. */
@@ -674,7 +728,8 @@ void fanraid_meta_postsuspend(struct fanraid_c *fc)
 
 	if (!m)
 		return;
-	cancel_delayed_work_sync(&m->clean_work);
+	del_timer_sync(&m->clean_timer);
+	cancel_work_sync(&m->clean_work);
 	flush_work(&m->fail_work);
 	mutex_lock(&m->lock);
 	if (m->live && fanraid_meta_failed_unrecorded(m))
@@ -750,6 +805,7 @@ void fanraid_meta_destroy(struct fanraid_c *fc)
 	for (i = 0; i < fc->ndevs; i++)
 		if (m->devs[i].page)
 			__free_page(m->devs[i].page);
+	percpu_ref_exit(&m->active);
 	kfree(m);
 	fc->meta = NULL;
 }

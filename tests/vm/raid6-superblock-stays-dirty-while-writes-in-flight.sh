@@ -1,0 +1,77 @@
+#!/bin/bash
+# Exercise the kernel's count of writes in flight, which decides when the superblocks may be marked clean: with safe_mode_delay 0 the cleaner looks after every write that ends, and while writes held back for 3 s at one member are always in flight beside fast ones, it never finds the array idle (status dirty at every look, 30 looks); once the writers stop it is clean within seconds, on the members too.
+# group: tool
+# timeout: 240
+. "${0%/*}/lib.sh"
+
+have_target fanraid 1 3 0 || skip "target fanraid 1.3.0 missing"
+have_cmd fanraid fio || skip "fanraid or fio missing"
+
+n=4
+mapfile -t devs < <(nullb_create_many $n 16)
+# Member k through dm-delay, whose writes can be held back.
+delay_table() { # K WRITE_MS
+	local d=${devs[$1]}
+	echo "0 $(dev_sectors "$d") delay $d 0 0 $d 0 $2"
+}
+set_delay() { # K WRITE_MS
+	dmsetup suspend "sl$1"
+	dmsetup load "sl$1" --table "$(delay_table "$1" "$2")"
+	dmsetup resume "sl$1"
+}
+on_exit 'dmsetup remove dw >/dev/null 2>&1 || true; for k in 0 1 2 3; do dmsetup remove sl$k >/dev/null 2>&1 || true; done'
+slow=()
+for ((k = 0; k < n; k++)); do
+	dm_create "sl$k" "$(delay_table $k 0)"
+	slow+=("/dev/mapper/sl$k")
+done
+fanraid create d6 --level 6 --chunk 16K --bitmap none "${slow[@]}"
+fanraid_wait_idle d6 120
+table=$(dmsetup table d6)
+fanraid stop d6
+assert_contains "$table" " 2 resync superblock 4 "
+dm_create dw "$(echo "$table" | sed "s/ 2 resync superblock 4 / 3 superblock safe_mode_delay 0 4 /")"
+assert_eq "$(fanraid_sb_state dw)" clean "state before any write"
+
+# Member 3's writes take 3 s. A 4 KiB write writes its data, P and Q, so
+# three in four of them wait there, while the rest end in milliseconds,
+# each arming the cleaner for the next tick: with 8 in flight, some held
+# back are in flight at every moment.
+set_delay 3 3000
+writes_before=$(fanraid_members_sum dw $n writes)
+fio --name=held --filename=/dev/mapper/dw --rw=randwrite --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=8 --time_based --runtime=12 --randrepeat=0 \
+	--output=/tmp/held.out &
+fio_pid=$!
+for i in $(seq 1 100); do
+	[ "$(fanraid_sb_state dw)" = dirty ] && break
+	sleep 0.2
+done
+assert_eq "$(fanraid_sb_state dw)" dirty "state once writes began"
+sleep 1
+ended=$(fanraid_members_sum dw $n writes)
+for i in $(seq 1 30); do
+	state=$(fanraid_sb_state dw)
+	[ "$state" = dirty ] ||
+		fail "look $i: state $state while writes are in flight"
+	sleep 0.1
+done
+ended=$(($(fanraid_members_sum dw $n writes) - ended))
+# Member writes completed during the looks: the cleaner was armed.
+[ "$ended" -gt 10 ] || fail "only $ended member writes ended during the looks"
+log "dirty at 30 looks; $ended member writes ended meanwhile"
+wait $fio_pid || { cat /tmp/held.out; fail "fio failed"; }
+log "member writes during the run: $(($(fanraid_members_sum dw $n writes) - writes_before))"
+
+# Idle: the held writes end within 3 s, then the next look marks clean.
+for i in $(seq 1 75); do
+	[ "$(fanraid_sb_state dw)" = clean ] && break
+	sleep 0.2
+done
+assert_eq "$(fanraid_sb_state dw)" clean "state 15 s after the writers stopped"
+set_delay 3 0
+sleep 1
+for d in "${slow[@]}"; do
+	assert_contains "$(fanraid examine "$d")" "state: clean"
+done
+dm_remove dw
