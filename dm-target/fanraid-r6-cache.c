@@ -72,13 +72,20 @@ static u32 fanraid_r6_full_op_pages(const struct fr_geom *g)
  * Operations a CPU keeps, with their pages, for its next small writes: a
  * write given back on a CPU parks its operation there, and the next write
  * of the same size on that CPU takes it, neither touching the cache's lock.
+ * Writes are often taken on one CPU and given back on another (the
+ * submitter's, then a worker's or a completion's): one operation at a time
+ * served only 21% of the takes of 4 KiB random writes. So the fronts move
+ * in batches, as magazines do: a take that finds none of its size fills
+ * the front with a batch under the same hold of the cache's lock, and a
+ * full front gives back a batch at once.
  * Parked pages still count against the cache, so whoever must wait for
  * memory first calls every front back (fanraid_r6_fronts_drain()), and
  * nothing parks while anyone waits: the memory bound and the order of the
  * tickets stay as they were. Small: up to FANRAID_R6_FRONT_MAX_PAGES a
  * slot, and at most a 1/(4 x CPUs) share of the pages on each CPU.
  */
-#define FANRAID_R6_FRONT_OPS		4
+#define FANRAID_R6_FRONT_OPS		16
+#define FANRAID_R6_FRONT_BATCH		(FANRAID_R6_FRONT_OPS / 2)
 #define FANRAID_R6_FRONT_MAX_PAGES	4
 #define FANRAID_R6_FRONT_SHARE_SHIFT	2
 
@@ -226,6 +233,18 @@ static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
 	}
 }
 
+static bool fanraid_r6_op_fits(struct fanraid_r6 *r6, u32 need)
+{
+	return !list_empty(&r6->free_ops) && r6->nfree >= need;
+}
+
+/* Under cache_lock: @op and its pages back in the cache. */
+static void fanraid_r6_op_give(struct fanraid_r6 *r6, struct fanraid_r6op *op)
+{
+	fanraid_r6_op_pages_give(r6, op);
+	list_add(&op->node, &r6->free_ops);
+}
+
 /*
  * Someone sleeps for the cache. Not the tickets: every take from the
  * cache moves those, and the fronts read this on every small write.
@@ -239,18 +258,14 @@ static bool fanraid_r6_cache_waited(struct fanraid_r6 *r6)
 static void fanraid_r6_fronts_drain(struct fanraid_r6 *r6)
 {
 	struct fanraid_r6_front *f;
-	struct fanraid_r6op *op;
 	int cpu;
 
 	lockdep_assert_held(&r6->cache_lock);
 	for_each_possible_cpu(cpu) {
 		f = per_cpu_ptr(r6->front, cpu);
 		spin_lock(&f->lock);
-		while (f->count) {
-			op = f->ops[--f->count];
-			fanraid_r6_op_pages_give(r6, op);
-			list_add(&op->node, &r6->free_ops);
-		}
+		while (f->count)
+			fanraid_r6_op_give(r6, f->ops[--f->count]);
 		f->pages = 0;
 		spin_unlock(&f->lock);
 	}
@@ -319,38 +334,82 @@ static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
 }
 
 /*
+ * Under cache_lock, after a take of @slots x @npages that nobody waits
+ * behind: a batch more of the same size onto this CPU's front, for its
+ * next writes.
+ */
+static void fanraid_r6_front_fill(struct fanraid_r6 *r6, u32 slots,
+				  u32 npages)
+{
+	struct fanraid_r6_front *f = this_cpu_ptr(r6->front);
+	u32 pages = slots * npages;
+	struct fanraid_r6op *op;
+
+	lockdep_assert_held(&r6->cache_lock);
+	if (npages > FANRAID_R6_FRONT_MAX_PAGES)
+		return;
+	spin_lock(&f->lock);
+	while (f->count < FANRAID_R6_FRONT_BATCH &&
+	       f->pages + pages <= r6->front_pages &&
+	       fanraid_r6_op_fits(r6, pages)) {
+		op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
+		list_del(&op->node);
+		op->held_slots = slots;
+		op->held_npages = npages;
+		op->held_scratch = false;
+		fanraid_r6_op_pages_take(r6, op);
+		f->ops[f->count++] = op;
+		f->pages += pages;
+	}
+	spin_unlock(&f->lock);
+}
+
+/*
  * Park @op, pages and all, on this CPU's front; false if it must go back
- * to the cache. Nothing parks while anyone waits for the cache: a waiter
+ * to the cache. A full front first hands its oldest batch to @spill
+ * (*nspill of them) for the caller to give back under one hold of the
+ * cache's lock. Nothing parks while anyone waits for the cache: a waiter
  * counts itself before it drains the fronts, and the count is read here
  * under the front's lock, so an operation parked after that drain cannot
  * be missed by it.
  */
 static bool fanraid_r6_front_park(struct fanraid_r6 *r6,
-				  struct fanraid_r6op *op)
+				  struct fanraid_r6op *op,
+				  struct fanraid_r6op **spill, u32 *nspill)
 {
 	u32 pages = op->held_slots * op->held_npages;
 	struct fanraid_r6_front *f;
 	unsigned long flags;
 	bool parked;
+	u32 i;
 
+	*nspill = 0;
 	if (op->held_scratch || op->held_npages > FANRAID_R6_FRONT_MAX_PAGES)
 		return false;
 	f = raw_cpu_ptr(r6->front);
 	spin_lock_irqsave(&f->lock, flags);
+	if (fanraid_r6_cache_waited(r6)) {
+		spin_unlock_irqrestore(&f->lock, flags);
+		return false;
+	}
+	if (f->count == FANRAID_R6_FRONT_OPS ||
+	    f->pages + pages > r6->front_pages) {
+		*nspill = min_t(u32, f->count, FANRAID_R6_FRONT_BATCH);
+		for (i = 0; i < *nspill; i++) {
+			spill[i] = f->ops[i];
+			f->pages -= spill[i]->held_slots * spill[i]->held_npages;
+		}
+		f->count -= *nspill;
+		memmove(f->ops, f->ops + *nspill, f->count * sizeof(f->ops[0]));
+	}
 	parked = f->count < FANRAID_R6_FRONT_OPS &&
-		 f->pages + pages <= r6->front_pages &&
-		 !fanraid_r6_cache_waited(r6);
+		 f->pages + pages <= r6->front_pages;
 	if (parked) {
 		f->ops[f->count++] = op;
 		f->pages += pages;
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 	return parked;
-}
-
-static bool fanraid_r6_op_fits(struct fanraid_r6 *r6, u32 need)
-{
-	return !list_empty(&r6->free_ops) && r6->nfree >= need;
 }
 
 /*
@@ -399,8 +458,10 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 	op->held_npages = npages;
 	op->held_scratch = scratch;
 	fanraid_r6_op_pages_take(r6, op);
-	fanraid_r6_peak_note(r6);
 	waiters = r6->ticket_next != r6->ticket_served;
+	if (!scratch && !waiters)
+		fanraid_r6_front_fill(r6, g->ndevs, npages);
+	fanraid_r6_peak_note(r6);
 	spin_unlock_irq(&r6->cache_lock);
 	/* The next in line may fit in what is left. */
 	if (waiters)
@@ -469,14 +530,20 @@ struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 /* Any context: a write gives its op back from its members' completion. */
 void fanraid_r6_op_put(struct fanraid_r6op *op)
 {
+	struct fanraid_r6op *spill[FANRAID_R6_FRONT_BATCH];
 	struct fanraid_r6 *r6 = op->fc->r6;
 	unsigned long flags;
+	bool parked;
+	u32 n;
 
-	if (fanraid_r6_front_park(r6, op))
+	parked = fanraid_r6_front_park(r6, op, spill, &n);
+	if (parked && !n)
 		return;
 	spin_lock_irqsave(&r6->cache_lock, flags);
-	fanraid_r6_op_pages_give(r6, op);
-	list_add(&op->node, &r6->free_ops);
+	if (!parked)
+		fanraid_r6_op_give(r6, op);
+	while (n)
+		fanraid_r6_op_give(r6, spill[--n]);
 	spin_unlock_irqrestore(&r6->cache_lock, flags);
 	/* A waiter queues itself under cache_lock: seen here if it is there. */
 	if (waitqueue_active(&r6->op_wait))
