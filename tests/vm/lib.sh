@@ -384,6 +384,18 @@ fanraid_sb_state() {
 	dmsetup status "$1" | awk '$3 == "fanraid" { print $(18 + 8 * $5); exit }'
 }
 
+# fanraid_wait_sb_state DEV STATE [SECONDS] [WHAT]: wait until the array's
+# superblock state in its status is STATE (clean or dirty), at most SECONDS
+# (20; fio takes a while to start on a loaded TCG host); fail naming WHAT.
+fanraid_wait_sb_state() {
+	local i
+	for ((i = 0; i < ${3:-20} * 5; i++)); do
+		[ "$(fanraid_sb_state "$1")" = "$2" ] && return 0
+		sleep 0.2
+	done
+	assert_eq "$(fanraid_sb_state "$1")" "$2" "${4:-superblock state of $1}"
+}
+
 # fanraid_bitmap DEV: "<region_sectors> <dirty_regions> <sync_regions>"
 # (target 1.4.0+: the write-intent bitmap and the regions the last sync
 # pass covered).

@@ -43,11 +43,7 @@ fio --name=held --filename=/dev/mapper/dw --rw=randwrite --bs=4k --direct=1 \
 	--ioengine=libaio --iodepth=8 --time_based --runtime=12 --randrepeat=0 \
 	--output=/tmp/held.out &
 fio_pid=$!
-for i in $(seq 1 100); do
-	[ "$(fanraid_sb_state dw)" = dirty ] && break
-	sleep 0.2
-done
-assert_eq "$(fanraid_sb_state dw)" dirty "state once writes began"
+fanraid_wait_sb_state dw dirty 20 "state once writes began"
 sleep 1
 ended=$(fanraid_members_sum dw $n writes)
 for i in $(seq 1 30); do
@@ -64,11 +60,7 @@ wait $fio_pid || { cat /tmp/held.out; fail "fio failed"; }
 log "member writes during the run: $(($(fanraid_members_sum dw $n writes) - writes_before))"
 
 # Idle: the held writes end within 3 s, then the next look marks clean.
-for i in $(seq 1 75); do
-	[ "$(fanraid_sb_state dw)" = clean ] && break
-	sleep 0.2
-done
-assert_eq "$(fanraid_sb_state dw)" clean "state 15 s after the writers stopped"
+fanraid_wait_sb_state dw clean 15 "state 15 s after the writers stopped"
 set_delay 3 0
 sleep 1
 for d in "${slow[@]}"; do

@@ -45,12 +45,7 @@ if [ "$VMTEST_BOOT" = 1 ]; then
 	fio --name=load --filename=/dev/mapper/c6 --rw=randwrite --bsrange=4k-256k \
 		--offset=32M --direct=1 --ioengine=libaio --iodepth=32 --numjobs=2 \
 		--time_based --runtime=120 --randrepeat=0 --output=/dev/null &
-	# (fio takes a while to start on a loaded TCG host)
-	for i in $(seq 1 300); do
-		[ "$(fanraid_sb_state c6)" = dirty ] && break
-		sleep 0.2
-	done
-	assert_eq "$(fanraid_sb_state c6)" dirty "superblock state under load"
+	fanraid_wait_sb_state c6 dirty 60 "superblock state under load"
 	sleep 1
 	# The last member's writes now take 3 s: when the power goes, rows
 	# written since then are on five members and not on the sixth.
