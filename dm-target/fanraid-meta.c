@@ -441,9 +441,13 @@ static void fanraid_meta_clean_timer(struct timer_list *t)
 {
 	struct fanraid_meta *m = from_timer(m, t, clean_timer);
 
-	/* The timer wheel fires delays of weeks early; wait on for the rest. */
-	if (time_before(jiffies, t->expires))
-		add_timer(t);
+	/*
+	 * The timer wheel fires delays of weeks early; wait on for the rest.
+	 * mod_timer(), not add_timer(): a write that ended meanwhile may have
+	 * armed it again, and add_timer() warns of a pending timer.
+	 */
+	if (time_before(jiffies, READ_ONCE(t->expires)))
+		mod_timer(t, READ_ONCE(t->expires));
 	else
 		queue_work(m->wq, &m->clean_work);
 }
