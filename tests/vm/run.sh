@@ -18,7 +18,9 @@
 # A scenario picks its VM with a "# group: NAME" line (default: main) and
 # its time budget with "# timeout: SECONDS" (default 300). "# disks: NxMiB"
 # attaches N raw virtio disks (/dev/vda...) that outlive the VM, and
-# "# boots: 2" boots its group twice on them: the scenario runs in both,
+# "# cpus: N" boots its group with N vCPUs (default 2; the largest a
+# group's scenarios ask for), for code whose state is per CPU. "# boots: 2"
+# boots its group twice on them: the scenario runs in both,
 # with VMTEST_BOOT=1 and 2, so it can crash the first boot and check what
 # the second finds; such a scenario needs a group of its own. Groups boot
 # largest budget first, VM_JOBS=N at once (default 2). VM_APPEND adds to
@@ -99,12 +101,12 @@ ln -sfn "$run_id" "$vmdir/logs/latest"
 # of the emulated HPET the kernel would fall back to (each time stamp of
 # the block layer, each of fio's clock_gettime calls) costs microseconds
 # (bench/run.sh).
-qemu_cmd() { # KERNEL INITRD APPEND [DISK...]; sets the array qemu
+qemu_cmd() { # CPUS KERNEL INITRD APPEND [DISK...]; sets the array qemu
 	local disk
-	qemu=(qemu-system-x86_64 -m "$mem" -smp 2 -cpu max,-erms,-fsrm
-		-no-reboot -kernel "$1" -initrd "$2"
-		-append "console=ttyS0 quiet panic=-1 no_timer_check clocksource=tsc tsc=reliable $3 ${VM_APPEND:-}")
-	shift 3
+	qemu=(qemu-system-x86_64 -m "$mem" -smp "$1" -cpu max,-erms,-fsrm
+		-no-reboot -kernel "$2" -initrd "$3"
+		-append "console=ttyS0 quiet panic=-1 no_timer_check clocksource=tsc tsc=reliable $4 ${VM_APPEND:-}")
+	shift 4
 	for disk in "$@"; do
 		qemu+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
 	done
@@ -125,13 +127,13 @@ if [ "$mode" = shell ]; then
 	for p in "${paths[@]}"; do basename "$p" .sh >>"$plan"; done
 	make_image shell "$plan" || die "overlay initramfs failed"
 	# ttyS0 is the interactive console and the results channel.
-	qemu_cmd "$kernel" "$imgdir/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
+	qemu_cmd 2 "$kernel" "$imgdir/shell.img" "vmtest.mode=shell vmtest.out=ttyS0"
 	"${qemu[@]}" -nographic -serial mon:stdio
 	exit
 fi
 
 # Group the scenarios and give each group a time budget.
-declare -A group_plan=() group_budget=() group_boots=() group_disks=()
+declare -A group_plan=() group_budget=() group_boots=() group_disks=() group_cpus=()
 for p in "${paths[@]}"; do
 	g=$(scenario_field "$p" group main)
 	t=$(scenario_field "$p" timeout 300)
@@ -139,6 +141,8 @@ for p in "${paths[@]}"; do
 	group_plan[$g]+="$(basename "$p" .sh)"$'\n'
 	group_budget[$g]=$((${group_budget[$g]:-60} + (t + 15) * b))
 	[ "$b" -gt "${group_boots[$g]:-1}" ] && group_boots[$g]=$b
+	c=$(scenario_field "$p" cpus 2)
+	[ "$c" -gt "${group_cpus[$g]:-2}" ] && group_cpus[$g]=$c
 	disks=$(scenario_field "$p" disks "")
 	[ -n "$disks" ] && group_disks[$g]=$disks
 done
@@ -167,7 +171,7 @@ run_group() { # GROUP
 	retried=0
 	for ((boot = 1; boot <= ${group_boots[$g]:-1}; boot++)); do
 		booted=$(grep -c "^@@ BOOTED" "$logdir/$g.results")
-		qemu_cmd "$kernel" "$imgdir/$g.img" "vmtest.mode=run vmtest.boot=$boot" "${disks[@]}"
+		qemu_cmd "${group_cpus[$g]:-2}" "$kernel" "$imgdir/$g.img" "vmtest.mode=run vmtest.boot=$boot" "${disks[@]}"
 		timeout -k 5 "${group_budget[$g]}" "${qemu[@]}" \
 			-display none -monitor none -serial "file:$logdir/$g.console" \
 			-serial "file:$logdir/$g.results.raw" </dev/null >"$logdir/$g.qemu" 2>&1
