@@ -96,11 +96,22 @@ struct fanraid_ra_member {
 	struct fanraid_ra *ra;
 } ____cacheline_aligned_in_smp;
 
+/*
+ * Where a recent read that continued no stream ended: a read starting
+ * there makes the pair a stream (fanraid_ra_stream_get()). One a cache
+ * line: random readers store here on every read, and stores from
+ * different CPUs then seldom meet on a line.
+ */
+struct fanraid_ra_ghost {
+	sector_t end;			/* 0 = none: no read continues sector 0 */
+} ____cacheline_aligned_in_smp;
+
 struct fanraid_ra {
 	struct fanraid_c *fc;
 	bool stopped;			/* suspending: queue no new fetches */
 	u32 hash_mask;			/* of each member's hash */
 	struct fanraid_ra_stream streams[FANRAID_RA_STREAMS];
+	struct fanraid_ra_ghost ghosts[FANRAID_RA_GHOSTS];
 	u32 seg_sectors;
 	u32 seg_shift;
 	u32 nsegs;			/* in all, the same number per member */
@@ -388,39 +399,46 @@ static bool fanraid_ra_continues(struct fanraid_ra *ra, sector_t start,
 }
 
 /*
- * Whether a stream may be taken over before older ones: one never
- * continued (every random read starts such a stream), or one idle for a
- * second. Random readers then recycle their own streams among themselves,
- * however many reads they keep in flight, and a reader that continued its
- * stream keeps it: with the least recently used stream taken whatever it
- * was, 64 random reads in flight took over sequential readers' streams
- * between two of their reads.
+ * Whether a stream may be taken over before older ones: one not yet
+ * sequential (nothing is fetched for it, and a new stream is made of two
+ * reads, so a pair of random reads that met by chance is one too), or one
+ * idle for a second. A reader that continued its stream keeps it.
  */
 static bool fanraid_ra_expendable(struct fanraid_ra_stream *st,
 				  unsigned long used)
 {
-	return !READ_ONCE(st->seq) || time_after(jiffies, used + HZ);
+	return READ_ONCE(st->seq) < FANRAID_RA_SEQ_READS ||
+	       time_after(jiffies, used + HZ);
+}
+
+static struct fanraid_ra_ghost *fanraid_ra_ghost(struct fanraid_ra *ra,
+						 sector_t sector)
+{
+	return &ra->ghosts[hash_64(sector, ilog2(FANRAID_RA_GHOSTS))];
 }
 
 /*
- * The stream a read at @start continues, locked; else one to take over
- * (the least recently used expendable one, else the least recently used),
- * reset, locked and owned by the read; NULL if none can be had at once.
- * The search reads the streams unlocked and checks again under the lock:
- * a stream moved meanwhile is passed over. A reader that finds the stream
- * to take locked (another new reader took it) goes untracked rather than
- * wait: a random reader loses nothing, and a sequential one is found by
- * its next read.
+ * The stream a read at [@start, @end) continues, locked, or NULL. A read
+ * that continues no stream leaves where it ended in a ghost and takes no
+ * stream: a random read then stores one word and takes no lock, here or
+ * at its completion (it used to take over a stream, lock it twice and
+ * write its line, on every read from every CPU). The read that starts at
+ * a ghost's end makes the pair a new stream: it takes over the least
+ * recently used expendable stream, else the least recently used one,
+ * which it then continues. The search reads the streams unlocked and
+ * checks again under the lock: a stream moved meanwhile is passed over,
+ * and a reader that finds the stream to take locked (another new reader
+ * took it) goes untracked rather than wait; a sequential reader is found
+ * again by its next reads.
  */
 static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
-							 struct bio *bio,
 							 sector_t start,
-							 sector_t end,
-							 bool *fresh)
+							 sector_t end)
 {
 	struct fanraid_ra_stream *st, *oldest = NULL, *victim = NULL;
 	unsigned long oldest_used = 0, victim_used = 0;
 	sector_t oldest_next = 0, victim_next = 0;
+	struct fanraid_ra_ghost *ghost;
 	int i;
 
 	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
@@ -434,10 +452,8 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 					 READ_ONCE(st->seq))) {
 			spin_lock(&st->lock);
 			if (fanraid_ra_continues(ra, start, st->used, st->next,
-						 st->seq)) {
-				*fresh = false;
+						 st->seq))
 				return st;
-			}
 			spin_unlock(&st->lock);
 			continue;
 		}
@@ -453,6 +469,14 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 			victim_next = next;
 		}
 	}
+	ghost = fanraid_ra_ghost(ra, start);
+	if (!start || READ_ONCE(ghost->end) != start) {
+		ghost = fanraid_ra_ghost(ra, end);
+		if (READ_ONCE(ghost->end) != end)
+			WRITE_ONCE(ghost->end, end);
+		return NULL;
+	}
+	WRITE_ONCE(ghost->end, 0);
 	if (victim) {
 		oldest = victim;
 		oldest_used = victim_used;
@@ -465,12 +489,11 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 		spin_unlock(&oldest->lock);
 		return NULL;
 	}
+	/* Continued by this read in fanraid_ra_follow(): seq 1 once it ends. */
 	fanraid_ra_stream_reset(oldest);
-	oldest->next = end;
-	oldest->fetched = end;
+	oldest->next = start;
+	oldest->fetched = start;
 	oldest->used = jiffies;
-	oldest->last_req = bio->bi_io_vec;
-	*fresh = true;
 	return oldest;
 }
 
@@ -521,6 +544,9 @@ static void fanraid_ra_follow(struct fanraid_ra *ra, struct fanraid_ra_stream *s
 	}
 	if (fanraid_ra_probing(st, start, new_req, stripe))
 		return;
+	/* Read under the lock presuspend takes after setting it. */
+	if (READ_ONCE(ra->stopped))
+		return;
 	/*
 	 * One more stripe read at this window before it doubles: the DM core
 	 * cuts a request into many reads, and a deep queue must show itself
@@ -561,9 +587,9 @@ static void fanraid_ra_follow(struct fanraid_ra *ra, struct fanraid_ra_stream *s
  * A read continues a stream when it starts within a segment of where the
  * stream ended; after FANRAID_RA_SEQ_READS such reads in a row the stream
  * is sequential, and the window starts at one stripe and doubles with
- * every stripe read, up to the configured window, while it stays so. A
- * read that continues no stream takes over the least recently used one.
- * Interrupts off: end_io takes stream locks.
+ * every stripe read, up to the configured window, while it stays so. Two
+ * reads in a row that continue no stream make a new one
+ * (fanraid_ra_stream_get()). Interrupts off: end_io takes stream locks.
  */
 static void fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio,
 			       sector_t start, sector_t end,
@@ -571,20 +597,16 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio,
 {
 	struct fanraid_ra_stream *st;
 	unsigned long flags;
-	bool fresh;
 
-	local_irq_save(flags);
-	if (READ_ONCE(ra->stopped)) {
-		local_irq_restore(flags);
+	if (READ_ONCE(ra->stopped))
 		return;
-	}
-	st = fanraid_ra_stream_get(ra, bio, start, end, &fresh);
+	local_irq_save(flags);
+	st = fanraid_ra_stream_get(ra, start, end);
 	if (!st) {
 		local_irq_restore(flags);
 		return;
 	}
-	if (!fresh)
-		fanraid_ra_follow(ra, st, bio, start, end);
+	fanraid_ra_follow(ra, st, bio, start, end);
 	if (track)
 		fanraid_ra_track(ra, st, track, bio_sectors(bio));
 	spin_unlock(&st->lock);
@@ -1022,6 +1044,8 @@ void fanraid_ra_presuspend(struct fanraid_c *fc)
 		fanraid_ra_stream_reset(&ra->streams[i]);
 		spin_unlock_irqrestore(&ra->streams[i].lock, flags);
 	}
+	for (i = 0; i < FANRAID_RA_GHOSTS; i++)
+		WRITE_ONCE(ra->ghosts[i].end, 0);
 }
 
 void fanraid_ra_resume(struct fanraid_c *fc)
@@ -1110,6 +1134,7 @@ int fanraid_ra_create(struct fanraid_c *fc, char **error)
 		return -ENOMEM;
 	}
 	ra->inflight_batch = fanraid_ra_inflight_batch(fc);
+	BUILD_BUG_ON_NOT_POWER_OF_2(FANRAID_RA_GHOSTS);
 	for (i = 0; i < FANRAID_RA_STREAMS; i++)
 		spin_lock_init(&ra->streams[i].lock);
 	ra->seg_sectors = seg_sectors;

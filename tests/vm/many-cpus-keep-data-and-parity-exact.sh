@@ -103,7 +103,7 @@ fanraid stop fr >/dev/null
 nullb_destroy_all
 
 # Readahead: 8 sequential readers at queue depth 1 (readahead streams) and
-# 8 random readers (each of their reads starts a stream of its own), each
+# 8 random readers (whose reads meet only by chance), each
 # on its own CPU; the sequential ones must be served from the cache and
 # read what was written.
 n=8

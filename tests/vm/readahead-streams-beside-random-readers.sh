@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise readahead beside random readers: two sequential readers at queue depth 1 keep their streams and are served from the cache while two fio jobs keep 64 random 4 KiB reads in flight elsewhere on the array (each one a new stream, none continuing another), nothing is fetched for the random readers, and every reader gets the bytes written.
+# Exercise readahead beside random readers: two sequential readers at queue depth 1 keep their streams and are served from the cache while two fio jobs keep 64 random 4 KiB reads in flight elsewhere on the array (none continuing another, so none makes a stream), nothing is fetched for the random readers, and every reader gets the bytes written.
 # group: readahead
 # timeout: 400
 . "${0%/*}/lib.sh"
@@ -21,7 +21,7 @@ reader() { sha_reader "$1" /dev/mapper/fr /tmp/data "$2" "$3" "$4"; }
 # The random readers stay past the streams' 112 MiB, and none of their
 # 4 KiB reads starts where another ended (8 KiB aligned): none continues a
 # stream, nothing is fetched for them, and every hit is the sequential
-# readers'. Each of their reads still starts a new stream.
+# readers'.
 fio --name=random --filename=/dev/mapper/fr --rw=randread --bs=4k --direct=1 \
 	--blockalign=8k --offset=128M --size=100M --ioengine=libaio --iodepth=32 --numjobs=2 \
 	--time_based --runtime=300 --randrepeat=0 --norandommap \
