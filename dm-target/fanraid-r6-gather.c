@@ -478,7 +478,7 @@ static bool fanraid_r6_lone_done(struct fanraid_r6_gather *gd,
  * holding only while more writes may still fill it:
  * - while writes wait to be gathered into this domain (no other domain's
  *   can fill its windows);
- * - while the task that mapped the last write still runs: the DM core maps
+ * - while the task that mapped its last write still runs: the DM core maps
  *   the pieces of a split bio one after another in the submitter's context.
  *   Once it sleeps (waiting for its I/O), nothing more is coming from it;
  * - for a stream's window (a write into it continues one still in flight),
@@ -506,7 +506,7 @@ static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 	if (list_empty(&gd->parked))
 		return KTIME_MAX;
 	idle = !atomic_read(&gd->gathering) &&
-	       !fanraid_r6_task_runs(READ_ONCE(r6->submitter));
+	       !fanraid_r6_task_runs(READ_ONCE(gd->submitter));
 	busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
 	full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
@@ -1331,12 +1331,16 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 	u32 in_chunk = logical & (fb->g->chunk_sectors - 1);
 	u32 window = in_chunk / fanraid_r6_win_sectors(fb->g);
 	struct fanraid_r6 *r6 = fc->r6;
+	struct fanraid_r6_gather *gd = fanraid_r6_domain(r6, row, window);
 
-	fanraid_r6_gathering_add(fanraid_r6_domain(r6, row, window), row,
-				 window, 1);
-	/* Stored only when the writer changes, so one writer dirties no shared line. */
-	if (READ_ONCE(r6->submitter) != current->pid)
-		WRITE_ONCE(r6->submitter, current->pid);
+	fanraid_r6_gathering_add(gd, row, window, 1);
+	/*
+	 * The domain's, beside its count just written: one line the array's
+	 * writers all stored to whenever the mapping task changed, which with
+	 * many writers was on most writes.
+	 */
+	if (READ_ONCE(gd->submitter) != current->pid)
+		WRITE_ONCE(gd->submitter, current->pid);
 	fb->submitter = current->pid;
 	if (in_map && fanraid_r6_gather_bio(fc, bio, fb->g, current->pid, true))
 		return;

@@ -241,6 +241,7 @@ struct fanraid_r6_gather {
 	struct list_head parked;	/* gathering windows, oldest first */
 	struct hrtimer timer;		/* dispatches windows that waited long enough */
 	atomic_t gathering;		/* writes queued for it, not yet in a window */
+	pid_t submitter;		/* thread id of the last task to map a write here */
 	atomic_t windows;		/* entries allocated now */
 	wait_queue_head_t window_wait;	/* for room for a window */
 	unsigned int writing;		/* windows dispatched, not yet complete */
@@ -350,7 +351,6 @@ struct fanraid_r6 {
 	mempool_t stripe_pool;
 	struct fanraid_r6_gather *gather;	/* the domains, windows hashed onto them */
 	u32 gather_bits;		/* log2 of their number */
-	pid_t submitter;		/* thread id of the last task to map a write */
 	unsigned long waiter_seen;	/* jiffies a writer last waited on the media */
 	atomic_t stream_writing;	/* stream windows being written */
 	unsigned long stream_seen;	/* jiffies a stream's window last started */
