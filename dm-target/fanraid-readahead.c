@@ -71,7 +71,6 @@ struct fanraid_ra_stream {
 	sector_t fetched;		/* prefetch issued up to here */
 	sector_t grow_at;		/* the window doubles when the stream gets here */
 	u32 window;			/* current window, in stripes */
-	u32 seq;			/* reads in a row that continued the stream */
 	bool deep;			/* its reader keeps members busy: never fetch */
 	unsigned long used;		/* jiffies, to recycle the oldest; 0 = unused */
 	u32 gen;			/* bumped on reuse: counts of older reads are void */
@@ -97,14 +96,13 @@ struct fanraid_ra_member {
 } ____cacheline_aligned_in_smp;
 
 /*
- * Where a recent read that continued no stream ended: a read starting
- * there makes the pair a stream (fanraid_ra_stream_get()). One a cache
- * line: random readers store here on every read, and stores from
- * different CPUs then seldom meet on a line.
+ * Where a recent read that continued no stream ended, and how many reads
+ * in a row led there: a stream before it is one (fanraid_ra_stream_get()).
  */
 struct fanraid_ra_ghost {
 	sector_t end;			/* 0 = none: no read continues sector 0 */
-} ____cacheline_aligned_in_smp;
+	u32 reads;
+};
 
 struct fanraid_ra {
 	struct fanraid_c *fc;
@@ -381,34 +379,20 @@ static bool fanraid_ra_probing(struct fanraid_ra_stream *st, sector_t start,
 
 /*
  * Whether a read at @start continues a stream last used at @used that
- * ended at @next after @seq reads in a row. Until it is sequential, a
- * stream is continued only by a read that starts where it ended: within
- * a segment either side, 64 random 4 KiB reads in flight over 100 MiB
- * continued eight streams some 130 times a second, made them sequential
- * and had 1.2 GiB fetched in 20 seconds.
+ * ended at @next: it starts within a segment of there (the DM core and
+ * the page cache may reorder a stream's reads a little).
  */
 static bool fanraid_ra_continues(struct fanraid_ra *ra, sector_t start,
-				 unsigned long used, sector_t next, u32 seq)
+				 unsigned long used, sector_t next)
 {
-	if (!used)
-		return false;
-	if (seq < FANRAID_RA_SEQ_READS)
-		return start == next;
-	return start + ra->seg_sectors >= next &&
+	return used && start + ra->seg_sectors >= next &&
 	       start <= next + ra->seg_sectors;
 }
 
-/*
- * Whether a stream may be taken over before older ones: one not yet
- * sequential (nothing is fetched for it, and a new stream is made of two
- * reads, so a pair of random reads that met by chance is one too), or one
- * idle for a second. A reader that continued its stream keeps it.
- */
-static bool fanraid_ra_expendable(struct fanraid_ra_stream *st,
-				  unsigned long used)
+/* Whether a stream may be taken over before older ones: unused, or idle for a second. */
+static bool fanraid_ra_expendable(unsigned long used)
 {
-	return READ_ONCE(st->seq) < FANRAID_RA_SEQ_READS ||
-	       time_after(jiffies, used + HZ);
+	return !used || time_after(jiffies, used + HZ);
 }
 
 static struct fanraid_ra_ghost *fanraid_ra_ghost(struct fanraid_ra *ra,
@@ -418,27 +402,34 @@ static struct fanraid_ra_ghost *fanraid_ra_ghost(struct fanraid_ra *ra,
 }
 
 /*
- * The stream a read at [@start, @end) continues, locked, or NULL. A read
- * that continues no stream leaves where it ended in a ghost and takes no
- * stream: a random read then stores one word and takes no lock, here or
- * at its completion (it used to take over a stream, lock it twice and
- * write its line, on every read from every CPU). The read that starts at
- * a ghost's end makes the pair a new stream: it takes over the least
- * recently used expendable stream, else the least recently used one,
- * which it then continues. The search reads the streams unlocked and
- * checks again under the lock: a stream moved meanwhile is passed over,
- * and a reader that finds the stream to take locked (another new reader
- * took it) goes untracked rather than wait; a sequential reader is found
- * again by its next reads.
+ * The stream a read at [@start, @end) continues, locked with interrupts
+ * off (their state in @flags), or NULL. A read that continues no stream
+ * takes none, so that a random read stores two words and takes no lock,
+ * here or at its completion: it leaves where it ended in a ghost, with the
+ * number of reads in a row that led there. A read that starts where
+ * FANRAID_RA_SEQ_READS + 1 reads in a row ended is a sequential stream's:
+ * it takes over the least recently used expendable stream, else the least
+ * recently used one, and continues it. Not before: a ghost is forgotten
+ * within some FANRAID_RA_GHOSTS reads (any read whose end hashes there
+ * overwrites it), a stream only once another displaces it, so pairs of
+ * random reads that met by chance, made streams, lived long enough to be
+ * continued by chance too (64 random 4 KiB reads in flight over 256 MiB
+ * then fetched 25-35 MiB in 6 seconds). The search reads the streams
+ * unlocked and checks again under the lock: a stream moved meanwhile is
+ * passed over, and a reader that finds the stream to take locked (another
+ * new one took it) goes untracked rather than wait; a sequential reader is
+ * found again by its next reads.
  */
 static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 							 sector_t start,
-							 sector_t end)
+							 sector_t end,
+							 unsigned long *flags)
 {
 	struct fanraid_ra_stream *st, *oldest = NULL, *victim = NULL;
 	unsigned long oldest_used = 0, victim_used = 0;
 	sector_t oldest_next = 0, victim_next = 0;
 	struct fanraid_ra_ghost *ghost;
+	u32 reads;
 	int i;
 
 	for (i = 0; i < FANRAID_RA_STREAMS; i++) {
@@ -448,13 +439,11 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 		st = &ra->streams[i];
 		used = READ_ONCE(st->used);
 		next = READ_ONCE(st->next);
-		if (fanraid_ra_continues(ra, start, used, next,
-					 READ_ONCE(st->seq))) {
-			spin_lock(&st->lock);
-			if (fanraid_ra_continues(ra, start, st->used, st->next,
-						 st->seq))
+		if (fanraid_ra_continues(ra, start, used, next)) {
+			spin_lock_irqsave(&st->lock, *flags);
+			if (fanraid_ra_continues(ra, start, st->used, st->next))
 				return st;
-			spin_unlock(&st->lock);
+			spin_unlock_irqrestore(&st->lock, *flags);
 			continue;
 		}
 		if (!oldest || time_before(used, oldest_used)) {
@@ -462,7 +451,7 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 			oldest_used = used;
 			oldest_next = next;
 		}
-		if (fanraid_ra_expendable(st, used) &&
+		if (fanraid_ra_expendable(used) &&
 		    (!victim || time_before(used, victim_used))) {
 			victim = st;
 			victim_used = used;
@@ -470,26 +459,30 @@ static struct fanraid_ra_stream *fanraid_ra_stream_get(struct fanraid_ra *ra,
 		}
 	}
 	ghost = fanraid_ra_ghost(ra, start);
-	if (!start || READ_ONCE(ghost->end) != start) {
+	reads = start && READ_ONCE(ghost->end) == start ?
+		READ_ONCE(ghost->reads) + 1 : 1;
+	if (reads <= FANRAID_RA_SEQ_READS + 1) {
 		ghost = fanraid_ra_ghost(ra, end);
-		if (READ_ONCE(ghost->end) != end)
+		if (READ_ONCE(ghost->end) != end ||
+		    READ_ONCE(ghost->reads) != reads) {
 			WRITE_ONCE(ghost->end, end);
+			WRITE_ONCE(ghost->reads, reads);
+		}
 		return NULL;
 	}
-	WRITE_ONCE(ghost->end, 0);
 	if (victim) {
 		oldest = victim;
 		oldest_used = victim_used;
 		oldest_next = victim_next;
 	}
-	if (!oldest || !spin_trylock(&oldest->lock))
+	if (!oldest || !spin_trylock_irqsave(&oldest->lock, *flags))
 		return NULL;
 	/* Used since it was chosen: a reader continued it, leave it be. */
 	if (oldest->used != oldest_used || oldest->next != oldest_next) {
-		spin_unlock(&oldest->lock);
+		spin_unlock_irqrestore(&oldest->lock, *flags);
 		return NULL;
 	}
-	/* Continued by this read in fanraid_ra_follow(): seq 1 once it ends. */
+	/* Sequential already: this read, which continues it, fetches ahead. */
 	fanraid_ra_stream_reset(oldest);
 	oldest->next = start;
 	oldest->fetched = start;
@@ -538,10 +531,8 @@ static void fanraid_ra_follow(struct fanraid_ra *ra, struct fanraid_ra_stream *s
 	st->last_req = bio->bi_io_vec;
 	if (percpu_counter_read(&ra->inflight) >= (s64)stripe)
 		st->deep = true;
-	if (st->seq < FANRAID_RA_SEQ_READS || st->deep) {
-		st->seq++;
+	if (st->deep)
 		return;
-	}
 	if (fanraid_ra_probing(st, start, new_req, stripe))
 		return;
 	/* Read under the lock presuspend takes after setting it. */
@@ -585,11 +576,12 @@ static void fanraid_ra_follow(struct fanraid_ra *ra, struct fanraid_ra_stream *s
  * Follow the stream a read at [@start, @end) belongs to and prefetch ahead
  * of it; with @track, count the read against it until fanraid_ra_done().
  * A read continues a stream when it starts within a segment of where the
- * stream ended; after FANRAID_RA_SEQ_READS such reads in a row the stream
- * is sequential, and the window starts at one stripe and doubles with
- * every stripe read, up to the configured window, while it stays so. Two
- * reads in a row that continue no stream make a new one
- * (fanraid_ra_stream_get()). Interrupts off: end_io takes stream locks.
+ * stream ended. A stream is made once reads started exactly where others
+ * ended FANRAID_RA_SEQ_READS + 1 times in a row (fanraid_ra_stream_get());
+ * the window starts at one stripe and doubles with every stripe read, up
+ * to the configured window, while it stays so. A stream is locked with
+ * interrupts off (end_io takes stream locks); a read that locks none
+ * leaves them on.
  */
 static void fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio,
 			       sector_t start, sector_t end,
@@ -600,17 +592,13 @@ static void fanraid_ra_observe(struct fanraid_ra *ra, struct bio *bio,
 
 	if (READ_ONCE(ra->stopped))
 		return;
-	local_irq_save(flags);
-	st = fanraid_ra_stream_get(ra, start, end);
-	if (!st) {
-		local_irq_restore(flags);
+	st = fanraid_ra_stream_get(ra, start, end, &flags);
+	if (!st)
 		return;
-	}
 	fanraid_ra_follow(ra, st, bio, start, end);
 	if (track)
 		fanraid_ra_track(ra, st, track, bio_sectors(bio));
-	spin_unlock(&st->lock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&st->lock, flags);
 }
 
 /* Copy the segment's bytes that @bio asks for into @bio. */

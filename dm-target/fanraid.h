@@ -105,9 +105,9 @@ struct fr_sb;
 #define FANRAID_RA_ZONES	64
 /* Read streams followed at once (e.g. several readers of a mixed workload). */
 #define FANRAID_RA_STREAMS	8
-/* Ends of recent reads that continued no stream, one of which may start one. */
-#define FANRAID_RA_GHOSTS	64
-/* Reads in a row that must continue a stream before it counts as sequential. */
+/* Ends of recent reads that continued no stream: streams being made. */
+#define FANRAID_RA_GHOSTS	256
+/* Reads in a row, after a first, before a stream counts as sequential. */
 #define FANRAID_RA_SEQ_READS	2
 /* Fetches one read may queue, so the map path stays short. */
 #define FANRAID_RA_MAX_FETCH	256
