@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise the state fanraid keeps per CPU (the RAID6 cache's fronts of parked operations, the superblock's per-CPU count of writes in flight, the readahead's in-flight count) on 8 vCPUs with a writer pinned to each: fio verifies every block and P/Q match raidcalc with the default and the smallest stripe cache; a bitmap array is marked clean, bits and superblocks, once its 8 writers stop and keeps their data across stop and assemble; and 8 sequential readers served by readahead beside 8 random readers get the bytes written.
+# Exercise the state fanraid keeps per CPU (the RAID6 cache's fronts of parked operations, the superblock's per-CPU count of writes in flight, the readahead's in-flight count) on 8 vCPUs with a writer pinned to each: fio verifies every block and P/Q match raidcalc with the default and the smallest stripe cache, as a member fails through its own I/O errors, and while it is rebuilt onto an empty one; a bitmap array is marked clean, bits and superblocks, once its 8 writers stop and keeps their data across stop and assemble; and 8 sequential readers served by readahead beside 8 random readers get the bytes written.
 # group: many-cpus
 # cpus: 8
 # timeout: 600
@@ -70,6 +70,50 @@ peak=$(fanraid_total fr stripe_cache_peak_kib)
 # Degraded: reconstruct-writes from 8 CPUs.
 dmsetup message fr 0 fail 3
 verified_writes "8 writers, a $min_mb MiB cache, member 3 failed" 3
+dm_remove fr
+
+# A member that fails through real I/O errors while 8 CPUs write to it,
+# then is rebuilt onto an empty one while they write again.
+spare=$(nullb_create_many 1 $((len / (n - 2) / 2048 + 2)))
+dm_create m5 "0 $(dev_sectors "${devs[5]}") linear ${devs[5]} 0"
+on_exit 'dmsetup remove fr >/dev/null 2>&1; dmsetup remove m5 >/dev/null 2>&1 || true'
+devs[5]=/dev/mapper/m5
+dm_create fr "$(table ra_cache_mb 0)"
+fio --name=percpu --filename=/dev/mapper/fr "${writers[@]}" \
+	--size=${region_mb}M --offset_increment=${region_mb}M --loops=12 \
+	--verify=crc32c --verify_fatal=1 --do_verify=1 --randseed=43 \
+	>/tmp/fio.out &
+fio_pid=$!
+sleep 2
+kill -0 $fio_pid 2>/dev/null || { cat /tmp/fio.out; fail "fio ended before member 5 failed"; }
+dmsetup suspend m5
+dmsetup load m5 --table "0 $(dev_sectors /dev/mapper/m5) error"
+dmsetup resume m5
+wait $fio_pid || { cat /tmp/fio.out; fail "fio verify failed as member 5 began to fail its I/O"; }
+assert_eq "$(fanraid_health fr 5)" D "member 5 after its I/O errors"
+log "member 5 failed by its own I/O errors under 8 writers; every block verified"
+dm_remove fr
+devs[5]=$spare
+dm_create fr "$(table ra_cache_mb 0 max_sync_rate 1024 rebuild 5)"
+assert_eq "$(fanraid_health fr 5)" a "member 5 when its rebuild starts"
+fio --name=percpu --filename=/dev/mapper/fr "${writers[@]}" \
+	--size=${region_mb}M --offset_increment=${region_mb}M --loops=2 \
+	--verify=crc32c --verify_fatal=1 --do_verify=1 --randseed=47 \
+	>/tmp/fio.out || { cat /tmp/fio.out; fail "fio verify failed during the rebuild"; }
+log "8 writers during the rebuild of member 5: verified; status then $(dmsetup status fr | awk '{ print $6, $7, $8 }')"
+fanraid_wait_idle fr 120
+assert_eq "$(fanraid_health fr 5)" A "member 5 after its rebuild"
+drop_caches
+raidcalc verify "$(dmsetup table fr)" >/tmp/verify.out 2>&1 ||
+	{ cat /tmp/verify.out; fail "P/Q do not match after the rebuild under 8 writers"; }
+# The rebuilt member now carries data: lose two others and read it all back.
+dmsetup message fr 0 fail 0
+dmsetup message fr 0 fail 1
+fio --name=percpu --filename=/dev/mapper/fr "${writers[@]}" \
+	--size=${region_mb}M --offset_increment=${region_mb}M --loops=2 \
+	--verify=crc32c --verify_only=1 --verify_fatal=1 --randseed=47 \
+	>/tmp/fio.out || { cat /tmp/fio.out; fail "the rebuilt member and parity do not give back the data"; }
+log "rebuilt member 5: $(tail -n1 /tmp/verify.out); data read back with members 0 and 1 failed"
 dm_remove fr
 
 # The superblock's count of writes in flight and the bitmap's per-region
