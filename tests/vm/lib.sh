@@ -184,6 +184,14 @@ dm_remove() {
 	dmsetup remove "$1"
 }
 
+# dm_swap NAME TABLE: give a live device a new table (a member wrapper
+# turned to the error target, or back), I/O in flight finishing first.
+dm_swap() {
+	dmsetup suspend "$1"
+	dmsetup load "$1" --table "$2"
+	dmsetup resume "$1"
+}
+
 dev_sectors() {
 	blockdev --getsz "$1"
 }
@@ -566,9 +574,7 @@ kernel_fail_then_crash() {
 	known_k6 --do_verify=0 --rate=6m &
 	writer=$!
 	sleep 3
-	dmsetup suspend lin3
-	dmsetup load lin3 --table "0 $(dev_sectors "${devs[3]}") error"
-	dmsetup resume lin3
+	dm_swap lin3 "0 $(dev_sectors "${devs[3]}") error"
 	log "member 3 now returns EIO"
 	wait "$writer" || fail "writes did not go on past the member failure"
 	status=$(dmsetup status k6)

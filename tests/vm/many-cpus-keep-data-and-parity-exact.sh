@@ -86,9 +86,7 @@ fio --name=percpu --filename=/dev/mapper/fr "${writers[@]}" \
 fio_pid=$!
 sleep 2
 kill -0 $fio_pid 2>/dev/null || { cat /tmp/fio.out; fail "fio ended before member 5 failed"; }
-dmsetup suspend m5
-dmsetup load m5 --table "0 $(dev_sectors /dev/mapper/m5) error"
-dmsetup resume m5
+dm_swap m5 "0 $(dev_sectors /dev/mapper/m5) error"
 wait $fio_pid || { cat /tmp/fio.out; fail "fio verify failed as member 5 began to fail its I/O"; }
 assert_eq "$(fanraid_health fr 5)" D "member 5 after its I/O errors"
 log "member 5 failed by its own I/O errors under 8 writers; every block verified"

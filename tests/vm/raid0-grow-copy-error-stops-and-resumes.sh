@@ -43,9 +43,7 @@ for ((i = 0; i < 200; i++)); do
 	[ "$done" -gt $((old_len / 3)) ] && break
 	sleep 0.1
 done
-dmsetup suspend nm4
-dmsetup load nm4 --table "0 $(dev_sectors "${d[4]}") error"
-dmsetup resume nm4
+dm_swap nm4 "0 $(dev_sectors "${d[4]}") error"
 dmesg_mark
 for ((i = 0; i < 200; i++)); do
 	record
@@ -64,9 +62,7 @@ cmp -i $(((old_len - 2048) * 512)) -n $((2048 * 512)) /tmp/ref /dev/mapper/fr ||
 cmp -n $((chunk * 512)) /tmp/ref /dev/mapper/fr || fail "the first chunk after the copy error"
 
 # The member comes back; a reload from TABLE resumes at the recorded position.
-dmsetup suspend nm4
-dmsetup load nm4 --table "0 $(dev_sectors "${d[4]}") linear ${d[4]} 0"
-dmsetup resume nm4
+dm_swap nm4 "0 $(dev_sectors "${d[4]}") linear ${d[4]} 0"
 table=$(dmsetup table fr)
 assert_contains "$table" " reshape 3 $safe "
 dmsetup suspend fr

@@ -31,9 +31,7 @@ log "initial resync covered $synced regions"
 head -c 64M /dev/urandom >/tmp/ref
 dd if=/tmp/ref of=/dev/mapper/rb6 bs=1M oflag=direct status=none
 fanraid_wait_bitmap_clean rb6 40
-dmsetup suspend lin3
-dmsetup load lin3 --table "0 $(dev_sectors "${devs[3]}") error"
-dmsetup resume lin3
+dm_swap lin3 "0 $(dev_sectors "${devs[3]}") error"
 # 4 MiB of the array while it is away, at array offset 16 MiB: 1 MiB per
 # data member, so one or two regions of member sectors.
 head -c 4M /dev/urandom >/tmp/away
@@ -48,9 +46,7 @@ log "regions written while away: $dirty"
 sleep 12
 assert_eq "$(fanraid_bitmap rb6 | cut -d' ' -f2)" "$dirty" "bits after 12 s idle, degraded"
 
-dmsetup suspend lin3
-dmsetup load lin3 --table "0 $(dev_sectors "${devs[3]}") linear ${devs[3]} 0"
-dmsetup resume lin3
+dm_swap lin3 "0 $(dev_sectors "${devs[3]}") linear ${devs[3]} 0"
 out=$(fanraid re-add rb6 /dev/mapper/lin3)
 echo "$out"
 assert_contains "$out" "slot 3"

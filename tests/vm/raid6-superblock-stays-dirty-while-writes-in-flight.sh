@@ -15,9 +15,7 @@ delay_table() { # K WRITE_MS
 	echo "0 $(dev_sectors "$d") delay $d 0 0 $d 0 $2"
 }
 set_delay() { # K WRITE_MS
-	dmsetup suspend "sl$1"
-	dmsetup load "sl$1" --table "$(delay_table "$1" "$2")"
-	dmsetup resume "sl$1"
+	dm_swap "sl$1" "$(delay_table "$1" "$2")"
 }
 on_exit 'dmsetup remove dw >/dev/null 2>&1 || true; for k in 0 1 2 3; do dmsetup remove sl$k >/dev/null 2>&1 || true; done'
 slow=()

@@ -49,9 +49,7 @@ if [ "$VMTEST_BOOT" = 1 ]; then
 	sleep 1
 	# The last member's writes now take 3 s: when the power goes, rows
 	# written since then are on five members and not on the sixth.
-	dmsetup suspend slow5
-	dmsetup load slow5 --table "$(delay_table 5 3000)"
-	dmsetup resume slow5
+	dm_swap slow5 "$(delay_table 5 3000)"
 	sleep 4
 	writes=$(dmsetup status c6 | awk '{ s = 0; for (i = 0; i < 6; i++) s += $(10 + 6 * i); print s }')
 	[ "$writes" -gt 100 ] || fail "only $writes member writes before the crash"

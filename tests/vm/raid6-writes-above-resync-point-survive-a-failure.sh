@@ -19,9 +19,7 @@ table=$(dmsetup table rw6)
 assert_contains "$table" " resync superblock bitmap "
 # 200 KiB/s per member: the checkpoint stays in the first few MiB.
 slow=$(echo "$table" | awk '{ $6 = $6 + 2; $7 = "max_sync_rate 200 " $7; print }')
-dmsetup suspend rw6
-dmsetup load rw6 --table "$slow"
-dmsetup resume rw6
+dm_swap rw6 "$slow"
 assert_contains "$(dmsetup table rw6)" " max_sync_rate 200 resync "
 # 186 MiB of array: write 2 MiB at 150 MiB, about 25 MiB into each member.
 fio --name=above --filename=/dev/mapper/rw6 --rw=randwrite --bs=4k \

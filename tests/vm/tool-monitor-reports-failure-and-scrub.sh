@@ -66,9 +66,7 @@ assert_contains "$out" "fm: repair finished"
 assert_contains "$(fanraid check fm)" "check finished: 0 mismatched sectors"
 
 # member 1 dies: every I/O to it fails from now on
-dmsetup suspend mm1
-dmsetup load mm1 --table "0 $sectors error"
-dmsetup resume mm1
+dm_swap mm1 "0 $sectors error"
 t0=$(date +%s)
 dd if=/dev/urandom of=/dev/mapper/fm bs=64K count=64 oflag=direct status=none
 wait_event "^Fail fm slot 1 "

@@ -104,9 +104,7 @@ for ((i = 0; i < 600; i++)); do
 	[ "$done_s" != - ] && [ "$done_s" -gt 40000 ] && break
 	sleep 0.05
 done
-dmsetup suspend lin1
-dmsetup load lin1 --table "0 $(dev_sectors "${d[1]}") error"
-dmsetup resume lin1
+dm_swap lin1 "0 $(dev_sectors "${d[1]}") error"
 log "member 1 returns EIO from $done_s sectors copied"
 wait $grow_pid || { cat /tmp/grow.out; fail "the grow stopped when a member failed"; }
 cat /tmp/grow.out

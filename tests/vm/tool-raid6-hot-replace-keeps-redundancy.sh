@@ -22,9 +22,7 @@ for i in 5 6; do
 	dm_create "hn$i" "0 $sectors delay ${nb[$i]} 0 0 ${nb[$i]} 0 200"
 done
 undelay() { # N
-	dmsetup suspend "hn$1"
-	dmsetup load "hn$1" --table "0 $sectors linear ${nb[$1]} 0"
-	dmsetup resume "hn$1"
+	dm_swap "hn$1" "0 $sectors linear ${nb[$1]} 0"
 }
 on_exit 'fanraid stop fh >/dev/null 2>&1; true'
 fanraid create fh --level 6 --chunk 16K --bitmap none "${m[@]}"
@@ -87,9 +85,7 @@ fanraid replace fh 1 /dev/mapper/hn6 >/tmp/replace.out 2>&1 &
 reppid=$!
 sleep 1.5
 kill -0 $reppid 2>/dev/null || { cat /tmp/replace.out; fail "the second copy ended within 1.5 s"; }
-dmsetup suspend hm1
-dmsetup load hm1 --table "0 $sectors error"
-dmsetup resume hm1
+dm_swap hm1 "0 $sectors error"
 dd if=/dev/urandom of=/dev/mapper/fh bs=64K count=16 seek=600 oflag=direct status=none
 wait $reppid || { cat /tmp/replace.out; fail "hot replace with the old member failing mid-copy"; }
 cat /tmp/replace.out

@@ -69,9 +69,7 @@ done
 grep -q "monitoring" /tmp/monitor.out || fail "monitor did not start: $(cat /tmp/monitor.out)"
 
 # Member 2 dies: every I/O to it fails from now on; writes find out.
-dmsetup suspend sm2
-dmsetup load sm2 --table "0 $sectors error"
-dmsetup resume sm2
+dm_swap sm2 "0 $sectors error"
 t0=$(date +%s)
 head -c $((2 * 1024 * 1024)) /dev/urandom >/tmp/more
 dd if=/tmp/more of=/tmp/data bs=1M seek=4 conv=notrunc status=none
