@@ -82,7 +82,7 @@ static u32 fanraid_r6_full_op_pages(const struct fr_geom *g)
  * memory first calls every front back (fanraid_r6_fronts_drain()), and
  * nothing parks while anyone waits: the memory bound and the order of the
  * tickets stay as they were. Small: up to FANRAID_R6_FRONT_MAX_PAGES a
- * slot, and at most a 1/(4 x CPUs) share of the pages on each CPU.
+ * slot, and at most a 1/(4 x CPUs online) share of the pages on each CPU.
  */
 #define FANRAID_R6_FRONT_OPS		16
 #define FANRAID_R6_FRONT_BATCH		(FANRAID_R6_FRONT_OPS / 2)
@@ -163,8 +163,14 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			   (pool - min_t(u64, pool, (u64)r6->nops * sizeof(*op))) >>
 			   PAGE_SHIFT);
 	r6->full_ops = r6->npages / full;
+	/*
+	 * Shared by the CPUs online now, not the possible ones: firmware
+	 * often lists hotplug slots that never come, as many again as there
+	 * are CPUs, which halved every share. A CPU added later parks within
+	 * the same pool: whoever waits for memory calls every front back.
+	 */
 	r6->front_pages = (r6->npages >> FANRAID_R6_FRONT_SHARE_SHIFT) /
-			  num_possible_cpus();
+			  num_online_cpus();
 	r6->max_windows = max_t(u64, FANRAID_R6_GATHER_BUSY,
 				div64_u64(window_bytes, window_entry));
 
