@@ -1335,9 +1335,9 @@ void fanraid_r6_gather_queue(struct fanraid_c *fc, struct fanraid_bio *fb,
 
 	fanraid_r6_gathering_add(gd, row, window, 1);
 	/*
-	 * The domain's, beside its count just written: one line the array's
-	 * writers all stored to whenever the mapping task changed, which with
-	 * many writers was on most writes.
+	 * Kept per domain, on the line of the count just written: an
+	 * array-wide word would be stored to by every writer whenever the
+	 * mapping task changes, on most writes when many tasks write.
 	 */
 	if (READ_ONCE(gd->submitter) != current->pid)
 		WRITE_ONCE(gd->submitter, current->pid);

@@ -18,11 +18,11 @@
 # A scenario picks its VM with a "# group: NAME" line (default: main) and
 # its time budget with "# timeout: SECONDS" (default 300). "# disks: NxMiB"
 # attaches N raw virtio disks (/dev/vda...) that outlive the VM, and
-# "# cpus: N" boots its group with N vCPUs (default 2; the largest a
-# group's scenarios ask for), for code whose state is per CPU. "# boots: 2"
-# boots its group twice on them: the scenario runs in both,
+# "# boots: 2" boots its group twice on them: the scenario runs in both,
 # with VMTEST_BOOT=1 and 2, so it can crash the first boot and check what
-# the second finds; such a scenario needs a group of its own. Groups boot
+# the second finds; such a scenario needs a group of its own. "# cpus: N"
+# boots its group with N vCPUs (default 2; the largest a group's scenarios
+# ask for), for code whose state is per CPU. Groups boot
 # largest budget first, VM_JOBS=N at once (default 2). VM_APPEND adds to
 # the kernel command line; its NAME=value words without a dot reach the
 # scenarios as environment (VM_APPEND="FUZZ_SEED=123"). Logs:
@@ -42,7 +42,7 @@ mode=run
 case "${1:-}" in
 --shell) mode=shell; shift ;;
 --self-test) mode=selftest; shift ;;
--h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '3,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
