@@ -5,18 +5,22 @@
  * The cache is allocated whole when the table is loaded: a pool of pages
  * and a number of operations that take their pages from it, and a quarter
  * of the pool for the parity kept after writes (fanraid-r6-pq.c). An operation
- * takes what its I/O needs: its pages of the window on every member slot,
+ * takes what its I/O needs: its pages of the window on the slots it reads
+ * or writes (every member slot, but for a read-modify-write only the data
+ * it writes, P and Q: fanraid_r6_write_slots() in fanraid-r6-gather.c),
  * and the two scratch slots only for the sync pass, which compares in
- * them. A 4 KiB write on 16 members pins 16 pages, not the 18 whole
- * windows (2.3 MiB) an operation held when each came with its own: small
- * writes then had some 26 operations in flight at the default size, shared
- * with degraded reads and syncs. How much there is follows from the feature
- * argument stripe_cache_mb, so RAID6 memory is exactly what the table asks
- * for, whatever the load: writes, degraded reads and syncs that find too
- * few pages or no operation free wait, in the order they asked, and writes
- * being gathered wait for room (fanraid_r6_window_get() in
- * fanraid-r6-gather.c). Nothing on the I/O path allocates pages, so nothing
- * there can fail or stall in the page allocator either.
+ * them. A 4 KiB write pins 3 pages however many members there are, not
+ * the 18 whole windows (2.3 MiB at 16 members) an operation held when each
+ * came with its own, nor the page on every member it held next: small
+ * writes then had some 26 operations in flight at the default size, and
+ * at 64 members on 64 CPUs a CPU's front could not keep one. How much
+ * there is follows from the feature argument stripe_cache_mb, so RAID6
+ * memory is exactly what the table asks for, whatever the load: writes,
+ * degraded reads and syncs that find too few pages or no operation free
+ * wait, in the order they asked, and writes being gathered wait for room
+ * (fanraid_r6_window_get() in fanraid-r6-gather.c). Nothing on the I/O
+ * path allocates pages, so nothing there can fail or stall in the page
+ * allocator either.
  *
  * A small write's operation comes from its CPU's front when it can
  * (struct fanraid_r6_front): every write of the array took the cache's one
@@ -149,7 +153,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	for_each_possible_cpu(cpu)
 		spin_lock_init(&per_cpu_ptr(r6->front, cpu)->lock);
 	/*
-	 * Operations for a small write each (one page per member), within
+	 * Operations for a 4 KiB write each (one data page, P and Q), within
 	 * their share; the pages hold at least two whole-window operations
 	 * with scratch, the minimum stripe_cache_mb is made for.
 	 */
@@ -158,7 +162,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 			   2, WQ_MAX_ACTIVE);
 	r6->nops = min_t(u64, r6->nops,
 			 max_t(u64, 2, div64_u64(pool, sizeof(*op) +
-						 ((u64)fc->ndevs << PAGE_SHIFT))));
+						 (3 << PAGE_SHIFT))));
 	r6->npages = max_t(u64, 2 * full,
 			   (pool - min_t(u64, pool, (u64)r6->nops * sizeof(*op))) >>
 			   PAGE_SHIFT);
@@ -206,13 +210,13 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The slots that get pages: members of its layout, and scratch when asked. */
+/* The slots that get pages: those asked for, and scratch when asked. */
 static void fanraid_r6_op_pages_take(struct fanraid_r6 *r6,
 				     struct fanraid_r6op *op)
 {
 	u32 s, p;
 
-	for (s = 0; s < op->held_slots; s++)
+	for_each_set_bit(s, &op->held_slots, FR_MAX_DEVS)
 		for (p = 0; p < op->held_npages; p++)
 			op->pages[s][p] = r6->free_pages[--r6->nfree];
 	if (!op->held_scratch)
@@ -228,7 +232,7 @@ static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
 {
 	u32 s, p;
 
-	for (s = 0; s < op->held_slots; s++)
+	for_each_set_bit(s, &op->held_slots, FR_MAX_DEVS)
 		for (p = 0; p < op->held_npages; p++)
 			r6->free_pages[r6->nfree++] = op->pages[s][p];
 	if (!op->held_scratch)
@@ -312,10 +316,33 @@ static void fanraid_r6_peak_note(struct fanraid_r6 *r6)
 	r6->peak_pages = max(r6->peak_pages, fanraid_r6_pages_used(r6));
 }
 
-/* An operation of this CPU's front for @slots x @npages, or NULL. */
-static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
-						  u32 slots, u32 npages)
+/*
+ * Move the pages of @op, which holds as many slots as @slots, onto
+ * @slots: a parked operation serves any write of its size, whichever data
+ * it touches and wherever the row keeps P and Q.
+ */
+static void fanraid_r6_op_pages_move(struct fanraid_r6op *op,
+				     unsigned long slots)
 {
+	unsigned long from = op->held_slots & ~slots;
+	unsigned long to = slots & ~op->held_slots;
+	u32 s, d = 0, p;
+
+	for_each_set_bit(s, &from, FR_MAX_DEVS) {
+		d = find_next_bit(&to, FR_MAX_DEVS, d);
+		for (p = 0; p < op->held_npages; p++)
+			op->pages[d][p] = op->pages[s][p];
+		d++;
+	}
+	op->held_slots = slots;
+}
+
+/* An operation of this CPU's front with pages on @slots x @npages, or NULL. */
+static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
+						  unsigned long slots,
+						  u32 npages)
+{
+	u32 nslots = hweight_long(slots);
 	struct fanraid_r6op *op = NULL;
 	struct fanraid_r6_front *f;
 	unsigned long flags;
@@ -327,16 +354,24 @@ static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
 	f = raw_cpu_ptr(r6->front);
 	spin_lock_irqsave(&f->lock, flags);
 	for (i = 0; i < f->count && !fanraid_r6_cache_waited(r6); i++) {
-		if (f->ops[i]->held_slots != slots ||
+		if (hweight_long(f->ops[i]->held_slots) != nslots ||
 		    f->ops[i]->held_npages != npages)
 			continue;
 		op = f->ops[i];
 		f->ops[i] = f->ops[--f->count];
-		f->pages -= slots * npages;
+		f->pages -= nslots * npages;
 		break;
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
+	if (op)
+		fanraid_r6_op_pages_move(op, slots);
 	return op;
+}
+
+/* Pages @op holds, scratch not counted (scratch ops never park). */
+static u32 fanraid_r6_op_held_pages(const struct fanraid_r6op *op)
+{
+	return hweight_long(op->held_slots) * op->held_npages;
 }
 
 /*
@@ -344,11 +379,11 @@ static struct fanraid_r6op *fanraid_r6_front_take(struct fanraid_r6 *r6,
  * behind: a batch more of the same size onto this CPU's front, for its
  * next writes.
  */
-static void fanraid_r6_front_fill(struct fanraid_r6 *r6, u32 slots,
+static void fanraid_r6_front_fill(struct fanraid_r6 *r6, unsigned long slots,
 				  u32 npages)
 {
 	struct fanraid_r6_front *f = this_cpu_ptr(r6->front);
-	u32 pages = slots * npages;
+	u32 pages = hweight_long(slots) * npages;
 	struct fanraid_r6op *op;
 
 	lockdep_assert_held(&r6->cache_lock);
@@ -383,7 +418,7 @@ static bool fanraid_r6_front_park(struct fanraid_r6 *r6,
 				  struct fanraid_r6op *op,
 				  struct fanraid_r6op **spill, u32 *nspill)
 {
-	u32 pages = op->held_slots * op->held_npages;
+	u32 pages = fanraid_r6_op_held_pages(op);
 	struct fanraid_r6_front *f;
 	unsigned long flags;
 	bool parked;
@@ -403,7 +438,7 @@ static bool fanraid_r6_front_park(struct fanraid_r6 *r6,
 		*nspill = min_t(u32, f->count, FANRAID_R6_FRONT_BATCH);
 		for (i = 0; i < *nspill; i++) {
 			spill[i] = f->ops[i];
-			f->pages -= spill[i]->held_slots * spill[i]->held_npages;
+			f->pages -= fanraid_r6_op_held_pages(spill[i]);
 		}
 		f->count -= *nspill;
 		memmove(f->ops, f->ops + *nspill, f->count * sizeof(f->ops[0]));
@@ -425,18 +460,18 @@ static bool fanraid_r6_front_park(struct fanraid_r6 *r6,
  * unless it is the first in line and fits now.
  */
 static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
-					       const struct fr_geom *g,
+					       unsigned long slots,
 					       u32 npages, bool scratch,
 					       bool wait)
 {
 	struct fanraid_r6 *r6 = fc->r6;
-	u32 need = (g->ndevs + (scratch ? 2 : 0)) * npages;
+	u32 need = (hweight_long(slots) + (scratch ? 2 : 0)) * npages;
 	struct fanraid_r6op *op;
 	bool waiters;
 	u32 ticket;
 
 	if (!scratch) {
-		op = fanraid_r6_front_take(r6, g->ndevs, npages);
+		op = fanraid_r6_front_take(r6, slots, npages);
 		if (op)
 			return op;
 	}
@@ -460,13 +495,13 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 	r6->ticket_served++;
 	op = list_first_entry(&r6->free_ops, struct fanraid_r6op, node);
 	list_del(&op->node);
-	op->held_slots = g->ndevs;
+	op->held_slots = slots;
 	op->held_npages = npages;
 	op->held_scratch = scratch;
 	fanraid_r6_op_pages_take(r6, op);
 	waiters = r6->ticket_next != r6->ticket_served;
 	if (!scratch && !waiters)
-		fanraid_r6_front_fill(r6, g->ndevs, npages);
+		fanraid_r6_front_fill(r6, slots, npages);
 	fanraid_r6_peak_note(r6);
 	spin_unlock_irq(&r6->cache_lock);
 	/* The next in line may fit in what is left. */
@@ -478,13 +513,14 @@ static struct fanraid_r6op *fanraid_r6_op_take(struct fanraid_c *fc,
 static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 					       const struct fr_geom *g,
 					       u64 row, u32 first_page,
-					       u32 npages, bool scratch,
-					       bool wait)
+					       u32 npages, unsigned long slots,
+					       bool scratch, bool wait)
 {
 	struct fanraid_r6op *op;
 
 	WARN_ON_ONCE(npages > fanraid_r6_win_pages(&fc->geom));
-	op = fanraid_r6_op_take(fc, g, npages, scratch, wait);
+	WARN_ON_ONCE(slots & ~fanraid_r6_all_slots(g));
+	op = fanraid_r6_op_take(fc, slots, npages, scratch, wait);
 	if (!op)
 		return NULL;
 	op->fc = fc;
@@ -507,30 +543,44 @@ static struct fanraid_r6op *fanraid_r6_op_init(struct fanraid_c *fc,
 
 /*
  * An operation on @npages pages from @first_page of row @row's chunks in
- * layout @g (fc->geom, or during a grow the old one), on every slot;
- * waits until the cache has them.
+ * layout @g (fc->geom, or during a grow the old one), with pages on the
+ * member slots in @slots; waits until the cache has them.
  */
+struct fanraid_r6op *fanraid_r6_op_get_slots(struct fanraid_c *fc,
+					     const struct fr_geom *g, u64 row,
+					     u32 first_page, u32 npages,
+					     unsigned long slots)
+{
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, slots,
+				  false, true);
+}
+
+/* The same on every slot. */
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages)
 {
-	return fanraid_r6_op_init(fc, g, row, first_page, npages, false, true);
+	return fanraid_r6_op_get_slots(fc, g, row, first_page, npages,
+				       fanraid_r6_all_slots(g));
 }
 
 /* The same without sleeping (from map): NULL unless the pages are there now. */
 struct fanraid_r6op *fanraid_r6_op_get_nowait(struct fanraid_c *fc,
 					      const struct fr_geom *g, u64 row,
-					      u32 first_page, u32 npages)
+					      u32 first_page, u32 npages,
+					      unsigned long slots)
 {
-	return fanraid_r6_op_init(fc, g, row, first_page, npages, false, false);
+	return fanraid_r6_op_init(fc, g, row, first_page, npages, slots,
+				  false, false);
 }
 
-/* The same, with the two scratch slots the sync pass computes P and Q in. */
+/* On every slot, and the two scratch slots the sync pass computes P and Q in. */
 struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 					       const struct fr_geom *g, u64 row,
 					       u32 first_page, u32 npages)
 {
-	return fanraid_r6_op_init(fc, g, row, first_page, npages, true, true);
+	return fanraid_r6_op_init(fc, g, row, first_page, npages,
+				  fanraid_r6_all_slots(g), true, true);
 }
 
 /* Any context: a write gives its op back from its members' completion. */

@@ -655,12 +655,13 @@ static void fanraid_r6_stripe_xor(struct fanraid_r6op *op,
  * moves window by window, so it can stand inside a row: the op's own
  * position is compared, not its row's start.
  */
-static bool fanraid_r6_parity_unsure(struct fanraid_r6op *op)
+static bool fanraid_r6_parity_unsure(struct fanraid_c *fc,
+				      const struct fr_geom *g, u64 row,
+				      u32 first_page)
 {
-	struct fanraid_c *fc = op->fc;
 	enum fanraid_sync_action a = READ_ONCE(fc->r6->action);
-	sector_t pos = ((sector_t)op->row << op->g->chunk_shift) +
-		       ((sector_t)op->first_page << PAGE_SECTORS_SHIFT);
+	sector_t pos = ((sector_t)row << g->chunk_shift) +
+		       ((sector_t)first_page << PAGE_SECTORS_SHIFT);
 
 	if (a != FANRAID_SYNC_RESYNC &&
 	    !(a == FANRAID_SYNC_RECOVER && fc->features.resync))
@@ -834,6 +835,67 @@ static void fanraid_r6_write_retry_work(struct work_struct *work)
 		fanraid_r6_stripe_fail(op, st);
 }
 
+/* Pages on @slots of @st's window, its locks taken, set to write @st. */
+static struct fanraid_r6op *fanraid_r6_write_op(struct fanraid_r6_stripe *st,
+						unsigned long slots)
+{
+	struct fanraid_c *fc = st->fc;
+	u32 win_pages = fanraid_r6_win_sectors(st->g) >> PAGE_SECTORS_SHIFT;
+	u32 first = st->first >> PAGE_SECTORS_SHIFT;
+	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
+	struct fanraid_r6op *op;
+
+	/* Pages before their locks: whoever holds those only waits for I/O. */
+	op = fanraid_r6_op_get_slots(fc, st->g, st->row,
+				     st->window * win_pages + first,
+				     end - first, slots);
+	fanraid_r6_op_lock(op);
+	op->missing = fanraid_r6_lost_slots(op);
+	op->private = st;
+	st->op = op;
+	return op;
+}
+
+/*
+ * A write whose read-modify-write cannot go on in the pages it has: as a
+ * reconstruct-write, with pages on every slot. On kfanraid6w or kfanraid6l,
+ * where items wait for pages, holding none meanwhile.
+ */
+static void fanraid_r6_write_again_work(struct work_struct *work)
+{
+	struct fanraid_r6_stripe *st = container_of(work,
+						    struct fanraid_r6_stripe,
+						    work);
+	struct fanraid_r6op *op = fanraid_r6_write_op(st, fanraid_r6_all_slots(st->g));
+
+	if (!fanraid_r6_stripe_rcw(op, st))
+		fanraid_r6_stripe_fail(op, st);
+}
+
+/*
+ * A write's read failed, and a reconstruct-write must read every
+ * survivor: in the op it has if that holds every slot, or in a new one.
+ * Its pages and locks go back before it waits for the new one: nothing is
+ * written yet, and a continuation worker waiting for pages could hold up
+ * the very continuations that would give them back.
+ */
+static void fanraid_r6_write_retry(struct fanraid_r6op *op,
+				   struct fanraid_r6_stripe *st)
+{
+	struct fanraid_r6 *r6 = st->fc->r6;
+
+	if (fanraid_r6_op_holds(op, fanraid_r6_all_slots(op->g))) {
+		INIT_WORK(&st->work, fanraid_r6_write_retry_work);
+		queue_work(r6->cont_wq, &st->work);
+		return;
+	}
+	st->op = NULL;
+	fanraid_r6_op_unlock(op);
+	fanraid_r6_op_put(op);
+	INIT_WORK(&st->work, fanraid_r6_write_again_work);
+	queue_work(fanraid_r6_entry_wq(st), &st->work);
+}
+
 /*
  * The reads of a write are in. A read-modify-write takes the old data's
  * share out of P and Q and puts the new data's in; a reconstruct-write
@@ -852,8 +914,7 @@ static void fanraid_r6_write_continue(struct fanraid_r6op *op)
 
 	if (fanraid_r6_io_async_status(op) ||
 	    (st->rcw && fanraid_r6_recover(op))) {
-		INIT_WORK(&st->work, fanraid_r6_write_retry_work);
-		queue_work(st->fc->r6->cont_wq, &st->work);
+		fanraid_r6_write_retry(op, st);
 		return;
 	}
 	if (st->rcw) {
@@ -903,6 +964,47 @@ static void fanraid_r6_write_read(struct fanraid_r6op *op)
 	put_cpu_ptr(r6->cont);
 }
 
+/* The data slots @st's bios overwrite over its whole page range. */
+static unsigned long fanraid_r6_stripe_full(struct fanraid_r6_stripe *st)
+{
+	u32 lo = round_down(st->first, PAGE_SECTORS);
+	u32 hi = round_up(st->end, PAGE_SECTORS);
+	unsigned long full = 0;
+	u32 slot;
+
+	for (slot = 0; slot < st->g->data_devs; slot++)
+		if (find_next_zero_bit(st->cover + slot * FANRAID_R6_WIN_LONGS,
+				       hi, lo) >= hi)
+			__set_bit(slot, &full);
+	return full;
+}
+
+/*
+ * The slots whose pages a write of @st takes: only the touched data, P
+ * and Q when it will be a read-modify-write, as it is on a healthy array
+ * in sync whenever that reads fewer slots (fanraid_r6_stripe_write());
+ * every slot otherwise. A member failing, a sync starting, or a read
+ * failing before it is done makes it a reconstruct-write, which then takes
+ * a new operation with every slot.
+ */
+static unsigned long fanraid_r6_write_slots(struct fanraid_r6_stripe *st)
+{
+	struct fanraid_c *fc = st->fc;
+	const struct fr_geom *g = st->g;
+	u32 n = g->ndevs;
+	u32 win_pages = fanraid_r6_win_sectors(g) >> PAGE_SECTORS_SHIFT;
+	unsigned long rcw = GENMASK(n - 3, 0) & ~fanraid_r6_stripe_full(st);
+	unsigned long rmw = st->touched | BIT(n - 2) | BIT(n - 1);
+
+	if (!raid6_call.xor_syndrome || hweight_long(rmw) >= hweight_long(rcw) ||
+	    !bitmap_empty(fc->failed, fc->ndevs) ||
+	    !bitmap_empty(fc->rebuilding, fc->ndevs) ||
+	    fanraid_r6_parity_unsure(fc, g, st->row, st->window * win_pages +
+				     (st->first >> PAGE_SECTORS_SHIFT)))
+		return fanraid_r6_all_slots(g);
+	return rmw;
+}
+
 /*
  * Update data, P and Q for every bio of the entry. Full slots are those
  * the bios overwrite over the whole page range; a reconstruct-write reads
@@ -913,27 +1015,26 @@ static void fanraid_r6_write_read(struct fanraid_r6op *op)
  * member writes ends it (fanraid_r6_stripe_written()), and it does not
  * wait for its reads either (fanraid_r6_write_continue()). Otherwise
  * nothing was sent: -EIO, the write fails; -EAGAIN, from map (op->nowait),
- * it would have to wait, and a worker starts it again.
+ * it would have to wait, and a worker starts it again; -ENOSPC, the op
+ * holds pages for a read-modify-write only, and this must be a
+ * reconstruct-write (fanraid_r6_write_slots()).
  */
 static int fanraid_r6_stripe_write(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
 {
-	u32 n = op->g->ndevs, ndata = n - 2, slot;
-	u32 lo = round_down(st->first, PAGE_SECTORS);
-	u32 hi = round_up(st->end, PAGE_SECTORS);
-	unsigned long full = 0, rcw, rmw;
+	u32 n = op->g->ndevs;
+	unsigned long all = fanraid_r6_all_slots(op->g);
+	unsigned long rcw, rmw;
 
 	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
 	if (hweight_long(op->missing) > 2)
 		return -EIO;
-	for (slot = 0; slot < ndata; slot++)
-		if (find_next_zero_bit(st->cover + slot * FANRAID_R6_WIN_LONGS,
-				       hi, lo) >= hi)
-			__set_bit(slot, &full);
-	rcw = GENMASK(ndata - 1, 0) & ~full;
+	rcw = GENMASK(n - 3, 0) & ~fanraid_r6_stripe_full(st);
 	rmw = st->touched | BIT(n - 2) | BIT(n - 1);
 
 	if (!rcw) {
+		if (!fanraid_r6_op_holds(op, all))
+			return -ENOSPC;
 		/* Copying a whole window is a worker's job, not map's. */
 		if (op->nowait)
 			return -EAGAIN;
@@ -945,7 +1046,7 @@ static int fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	}
 	st->rcw = false;
 	if (!op->missing && raid6_call.xor_syndrome &&
-	    !fanraid_r6_parity_unsure(op)) {
+	    !fanraid_r6_parity_unsure(op->fc, op->g, op->row, op->first_page)) {
 		/* P and Q kept from the last write here need no reads. */
 		if (hweight_long(st->touched) < hweight_long(rcw) &&
 		    fanraid_r6_pq_take(op))
@@ -956,8 +1057,10 @@ static int fanraid_r6_stripe_write(struct fanraid_r6op *op,
 						   fanraid_r6_write_read);
 		}
 	}
+	if (!fanraid_r6_op_holds(op, all))
+		return -ENOSPC;
 	if (op->missing)
-		rcw = GENMASK(n - 1, 0) & ~op->missing;
+		rcw = all & ~op->missing;
 	st->rcw = true;
 	return fanraid_r6_io_async(op, rcw, REQ_OP_READ, fanraid_r6_write_read);
 }
@@ -1000,6 +1103,7 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	u32 end = DIV_ROUND_UP(st->end, PAGE_SECTORS);
 	struct fanraid_r6op *op;
 	blk_status_t status;
+	int r;
 
 	if (st->read) {
 		op = fanraid_r6_op_get(fc, st->g, st->row,
@@ -1029,14 +1133,17 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	}
 	if (st->stream)
 		fanraid_r6_stream_start(fc->r6);
-	/* Pages before their locks: whoever holds those only waits for I/O. */
-	op = fanraid_r6_op_get(fc, st->g, st->row,
-			       st->window * win_pages + first, end - first);
-	fanraid_r6_op_lock(op);
-	op->missing = fanraid_r6_lost_slots(op);
-	op->private = st;
-	st->op = op;
-	if (fanraid_r6_stripe_write(op, st))
+	op = fanraid_r6_write_op(st, fanraid_r6_write_slots(st));
+	r = fanraid_r6_stripe_write(op, st);
+	if (r == -ENOSPC) {
+		/* Nothing was sent: let go of all, then take every slot. */
+		st->op = NULL;
+		fanraid_r6_op_unlock(op);
+		fanraid_r6_op_put(op);
+		op = fanraid_r6_write_op(st, fanraid_r6_all_slots(st->g));
+		r = fanraid_r6_stripe_write(op, st);
+	}
+	if (r)
 		fanraid_r6_stripe_fail(op, st);
 }
 
@@ -1062,7 +1169,7 @@ static bool fanraid_r6_stripe_start_nowait(struct fanraid_r6_stripe *st)
 		goto meta;
 	op = fanraid_r6_op_get_nowait(fc, st->g, st->row,
 				      st->window * win_pages + first,
-				      end - first);
+				      end - first, fanraid_r6_write_slots(st));
 	if (!op)
 		goto bitmap;
 	if (!fanraid_r6_op_trylock(op))

@@ -163,6 +163,9 @@ static bool fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
 	struct bio *bio;
 	u32 slot;
 
+	/* A slot without pages would send a member what is not there. */
+	if (WARN_ON_ONCE(!fanraid_r6_op_holds(op, slots)))
+		slots &= op->held_slots;
 	bio_list_init(&ready);
 	if (nowait) {
 		for_each_set_bit(slot, &slots, g->ndevs) {

@@ -23,9 +23,10 @@ struct fanraid_r6io {
 };
 
 /*
- * One operation on one window of one row: the same pages of every slot.
- * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at
- * n-2, Q at n-1.
+ * One operation on one window of one row: the same pages of every slot it
+ * holds (every slot, but for a read-modify-write only the data it writes,
+ * P and Q). Slots are lib/raid6's pointer order: data 0..n-3 in logical
+ * order, P at n-2, Q at n-1.
  */
 struct fanraid_r6op {
 	struct list_head node;		/* in the stripe cache's free list */
@@ -51,7 +52,7 @@ struct fanraid_r6op {
 	struct llist_node cont;		/* in a CPU's fanraid_r6_cont, to go on */
 	unsigned long io_slots;
 	blk_opf_t io_opf;
-	u32 held_slots;			/* member slots with pages from the cache */
+	unsigned long held_slots;	/* member slots with pages from the cache */
 	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
 	bool held_scratch;
 	bool pq_keep;			/* a write whose P and Q are kept once written */
@@ -69,13 +70,31 @@ void fanraid_r6_cache_destroy(struct fanraid_r6 *r6);
 struct fanraid_r6op *fanraid_r6_op_get(struct fanraid_c *fc,
 				       const struct fr_geom *g, u64 row,
 				       u32 first_page, u32 npages);
+struct fanraid_r6op *fanraid_r6_op_get_slots(struct fanraid_c *fc,
+					     const struct fr_geom *g, u64 row,
+					     u32 first_page, u32 npages,
+					     unsigned long slots);
 struct fanraid_r6op *fanraid_r6_op_get_nowait(struct fanraid_c *fc,
 					      const struct fr_geom *g, u64 row,
-					      u32 first_page, u32 npages);
+					      u32 first_page, u32 npages,
+					      unsigned long slots);
 struct fanraid_r6op *fanraid_r6_op_get_scratch(struct fanraid_c *fc,
 					       const struct fr_geom *g, u64 row,
 					       u32 first_page, u32 npages);
 void fanraid_r6_op_put(struct fanraid_r6op *op);
+
+/* Every member slot of layout @g. */
+static inline unsigned long fanraid_r6_all_slots(const struct fr_geom *g)
+{
+	return GENMASK(g->ndevs - 1, 0);
+}
+
+/* Whether @op has pages on every slot in @slots. */
+static inline bool fanraid_r6_op_holds(const struct fanraid_r6op *op,
+				       unsigned long slots)
+{
+	return !(slots & ~op->held_slots);
+}
 
 /* fanraid-r6-pq.c: parity kept after writes (memory; calls nothing above it) */
 u64 fanraid_r6_pq_bytes(u64 pool, u64 keep);
