@@ -437,6 +437,24 @@ dust_bad() {
 	dmsetup message "$1" 0 enable >/dev/null
 }
 
+# dust_members N MIB: N null_blk members of MIB MiB, each behind a dm-dust
+# device dust0..dustN-1, whose paths it prints, one per line.
+dust_members() {
+	local -a raw
+	local i
+	mapfile -t raw < <(nullb_create_many "$1" "$2")
+	for ((i = 0; i < $1; i++)); do
+		dust_create "dust$i" "${raw[i]}"
+	done
+}
+
+# data_where DEV LEN LOGICAL: "MEMBER SECTOR" of the data chunk holding
+# array sector LOGICAL of fanraid device DEV, LEN sectors long (raidcalc).
+data_where() {
+	raidcalc map -L "$2" -s "$3" "$(dmsetup table "$1")" |
+		awk '{ for (i = 1; i < NF; i++) { if ($i == "member") m = $(i + 1); if ($i == "sector") s = $(i + 1) } print m, s }'
+}
+
 # dust_count NAME: bad blocks dust device NAME still lists.
 dust_count() {
 	dmsetup message "$1" 0 countbadblocks | sed -n 's/.*countbadblocks: \([0-9]*\) .*/\1/p'

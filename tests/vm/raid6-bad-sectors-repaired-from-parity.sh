@@ -9,21 +9,12 @@ have_cmd raidcalc || fail "raidcalc not in the image"
 
 n=6 chunk=128
 len=$((32 * (n - 2) * chunk))		# 32 rows: 8 MiB of data
-mapfile -t raw < <(nullb_create_many $n 16)
-for ((i = 0; i < n; i++)); do
-	dev[i]=$(dust_create "dust$i" "${raw[i]}")
-done
+mapfile -t dev < <(dust_members $n 16)
 table="0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${dev[@]}")"
 dm_create fr "$table"
 head -c $((len * 512)) /dev/urandom >/tmp/ref
 dd if=/tmp/ref of=/dev/mapper/fr bs=1M oflag=direct status=none
 drop_caches
-
-# where LOGICAL: "MEMBER SECTOR" of the data chunk holding array sector LOGICAL.
-where() {
-	raidcalc map -L "$len" -s "$1" "$(dmsetup table fr)" |
-		awk '{ for (i = 1; i < NF; i++) { if ($i == "member") m = $(i + 1); if ($i == "sector") s = $(i + 1) } print m, s }'
-}
 
 # fresh_target: the same table loaded anew, so no read is served from the
 # readahead cache of an earlier one (counters start from 0 again).
@@ -42,7 +33,7 @@ read_all() {
 }
 
 # 1. Eight bad sectors in the middle of one chunk heal on rewrite.
-set -- $(where $((3 * (n - 2) * chunk + 2 * chunk + 64)))
+set -- $(data_where fr "$len" $((3 * (n - 2) * chunk + 2 * chunk + 64)))
 m=$1 s=$2
 dust_bad "dust$m" "$s"
 assert_eq "$(dust_count "dust$m")" 1 "bad block listed"
@@ -54,9 +45,9 @@ assert_eq "$(dust_count "dust$m")" 0 "the rewrite did not heal the bad block"
 log "one bad block on member $m at $s: repaired, $(fanraid_corrected fr "$m") corrected"
 
 # 2. Two members bad in the same row and offset: P and Q rebuild both.
-set -- $(where $((7 * (n - 2) * chunk + 0 * chunk + 32)))
+set -- $(data_where fr "$len" $((7 * (n - 2) * chunk + 0 * chunk + 32)))
 m1=$1 s1=$2
-set -- $(where $((7 * (n - 2) * chunk + 3 * chunk + 32)))
+set -- $(data_where fr "$len" $((7 * (n - 2) * chunk + 3 * chunk + 32)))
 m2=$1 s2=$2
 assert_eq "$s1" "$s2" "both blocks in one row at one offset"
 fresh_target
@@ -78,7 +69,7 @@ raidcalc verify "$(dmsetup table fr)" >/tmp/verify.out 2>&1 ||
 log "two bad blocks in one row (members $m1, $m2): repaired; $(tail -n1 /tmp/verify.out)"
 
 # 3. A block that fails its rewrites too: the member fails, the data stays.
-set -- $(where $((11 * (n - 2) * chunk + 1 * chunk + 96)))
+set -- $(data_where fr "$len" $((11 * (n - 2) * chunk + 1 * chunk + 96)))
 m=$1 s=$2
 fresh_target
 dust_bad "dust$m" "$s" 255

@@ -10,22 +10,13 @@ have_cmd raidcalc || fail "raidcalc not in the image"
 # 8 members: a 4 KiB write reads 3 slots read-modifying, 5 reconstructing.
 n=8 chunk=128
 len=$((16 * (n - 2) * chunk))		# 16 rows: 6 MiB of data
-mapfile -t raw < <(nullb_create_many $n 4)
-for ((i = 0; i < n; i++)); do
-	dev[i]=$(dust_create "dust$i" "${raw[i]}")
-done
+mapfile -t dev < <(dust_members $n 4)
 table="0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${dev[@]}")"
 dm_create fr "$table"
 head -c $((len * 512)) /dev/urandom >/tmp/ref
 dd if=/tmp/ref of=/dev/mapper/fr bs=1M oflag=direct status=none
 # A new table: no parity kept from those writes, so the writes below read.
 dm_swap fr "$table"
-
-# where LOGICAL: "MEMBER SECTOR" of the data chunk holding array sector LOGICAL.
-where() {
-	raidcalc map -L "$len" -s "$1" "$(dmsetup table fr)" |
-		awk '{ for (i = 1; i < NF; i++) { if ($i == "member") m = $(i + 1); if ($i == "sector") s = $(i + 1) } print m, s }'
-}
 
 # write4k LOGICAL: 4 KiB of new data there, O_DIRECT, in the reference too.
 write4k() {
@@ -43,7 +34,7 @@ assert_eq "$(fanraid_total fr stripe_cache_peak_kib)" 12 \
 
 # The same over a bad sector of its own data block.
 logical=$((5 * (n - 2) * chunk + 2 * chunk + 64))
-set -- $(where "$logical")
+set -- $(data_where fr "$len" "$logical")
 m=$1 s=$2
 dust_bad "dust$m" "$s"
 assert_eq "$(dust_count "dust$m")" 1 "bad block listed"
