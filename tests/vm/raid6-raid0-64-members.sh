@@ -1,5 +1,5 @@
 #!/bin/bash
-# The largest arrays the target takes: RAID0 and RAID6 of 64 null_blk members. fio verify writes and reads the whole array; on RAID6 P and Q of every row match raidcalc, data sits where md's left-symmetric layout puts it, and the data stays exact with two members failed; a 65th member is refused by name.
+# The largest arrays the target takes: RAID0 and RAID6 of 64 null_blk members. fio verify writes and reads the whole array; on RAID6 P and Q of every row match raidcalc, data sits where md's left-symmetric layout puts it, and the data stays exact with two members failed; a 4 KiB write pins 12 KiB of the stripe cache, not a page per member, and keeps P and Q true; a 65th member is refused by name.
 # group: large
 # timeout: 300
 . "${0%/*}/lib.sh"
@@ -51,6 +51,22 @@ fio --name=degraded --filename=/dev/mapper/fr --direct=1 --ioengine=libaio --iod
 	{ cat /tmp/fio.out; fail "raid6 of $n members with 5 and 63 failed: reads other data"; }
 dm_remove fr
 log "raid6 of $n members: $((len / 2048)) MiB verified, parity clean, layout as md's, exact with two failed"
+
+# The same members whole again: a 4 KiB write read-modify-writes, pinning
+# its data page, P and Q (12 KiB) and not a page on each of the 64 members
+# (256 KiB), and keeps P and Q true.
+dm_create fr "0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${d[@]:0:n}")"
+dmsetup message fr 0 stats reset
+fio --name=small --filename=/dev/mapper/fr --direct=1 --ioengine=psync --rw=randwrite \
+	--bs=4k --number_ios=200 --verify=crc32c --verify_fatal=1 --do_verify=1 >/tmp/fio.out ||
+	{ cat /tmp/fio.out; fail "raid6 of $n members: 4 KiB writes failed verify"; }
+assert_eq "$(fanraid_total fr stripe_cache_peak_kib)" 12 \
+	"stripe cache peak (KiB) of 4 KiB writes at depth 1 on $n members"
+dm_remove fr
+drop_caches
+raidcalc verify "0 $len fanraid raid6 $chunk 0 $n$(member_pairs "${d[@]:0:n}")" >/tmp/verify.out 2>&1 ||
+	{ cat /tmp/verify.out; fail "raid6 of $n members: P/Q mismatch after 4 KiB writes"; }
+log "raid6 of $n members: 4 KiB writes pin 12 KiB each, parity clean"
 
 # One member too many: refused, and the message names the member count.
 if dmsetup create fr65 --table "0 $((rows * chunk * (n - 1))) fanraid raid6 $chunk 0 $((n + 1))$(member_pairs "${d[@]}")" \
