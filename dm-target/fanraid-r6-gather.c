@@ -20,7 +20,8 @@
  * Bios are gathered in map, in the submitter's context, unless that would
  * sleep (kfanraid6 gathers those). Gathering only links bios: an entry
  * holds no pages. The page buffers of the write come from the stripe
- * cache when the entry starts, on a worker: kfanraid6w, or its
+ * cache when the entry starts, on the slots it will read or write
+ * (fanraid_r6_write_slots()), in map or on a worker: kfanraid6w, or its
  * high-priority twin kfanraid6l for an entry no stream writes to while a
  * stream is written (fanraid_r6_beside_stream()). Entries no stream writes
  * to start in per-CPU batches, one work item each (fanraid_r6_batch_add()).
@@ -903,10 +904,12 @@ static void fanraid_r6_write_retry(struct fanraid_r6op *op,
  * writes. On kfanraid6c (kfanraid6ch beside a stream), the CPU's
  * continuation worker, which runs every operation whose reads completed
  * since it last ran: under load one wakeup serves many writes, as md's
- * raid5d does. A failed read is retried in its own item on kfanraid6c
- * too, where waiting for the retry holds up no other write, and no item
- * waits for pages: on kfanraid6w or kfanraid6l every worker could be
- * waiting for the very pages the retry holds.
+ * raid5d does. A failed read is retried in its own item
+ * (fanraid_r6_write_retry()): on kfanraid6c when the op holds every slot,
+ * where waiting for the retry holds up no other write and no item waits
+ * for pages (on kfanraid6w or kfanraid6l every worker could be waiting
+ * for the very pages the retry holds); on those when the op must first
+ * give its pages back for one with every slot.
  */
 static void fanraid_r6_write_continue(struct fanraid_r6op *op)
 {
