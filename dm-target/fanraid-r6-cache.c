@@ -9,11 +9,12 @@
  * or writes (every member slot, but for a read-modify-write only the data
  * it writes, P and Q: fanraid_r6_write_slots() in fanraid-r6-gather.c),
  * and the two scratch slots only for the sync pass, which compares in
- * them. A 4 KiB write pins 3 pages however many members there are, not
- * the 18 whole windows (2.3 MiB at 16 members) an operation held when each
- * came with its own, nor the page on every member it held next: small
- * writes then had some 26 operations in flight at the default size, and
- * at 64 members on 64 CPUs a CPU's front could not keep one. How much
+ * them. A 4 KiB write pins 3 pages however many members there are from 7
+ * on (below, it reconstructs, and takes them all), not the 18 whole
+ * windows (2.3 MiB at 16 members) an operation held when each came with
+ * its own, nor the page on every member it held next: small writes then
+ * had some 26 operations in flight at the default size, and at 64
+ * members on 64 CPUs a CPU's front could not keep one. How much
  * there is follows from the feature argument stripe_cache_mb, so RAID6
  * memory is exactly what the table asks for, whatever the load: writes,
  * degraded reads and syncs that find too few pages or no operation free
