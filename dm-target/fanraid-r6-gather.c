@@ -83,6 +83,7 @@ struct fanraid_r6_stripe {
 	struct fanraid_r6op *op;	/* of a write, while it is written */
 	struct bio_list bios;		/* in arrival order: overlaps apply in it */
 	unsigned long touched;		/* data slots with a bio */
+	unsigned long full;		/* ... it writes whole over its pages, once it starts */
 	/* per data slot, FANRAID_R6_WIN_LONGS longs: sectors of the window written */
 	unsigned long cover[];
 };
@@ -857,6 +858,15 @@ static struct fanraid_r6op *fanraid_r6_write_op(struct fanraid_r6_stripe *st,
 	return op;
 }
 
+/* Before anything is sent: @st's op given back, pages and locks. */
+static void fanraid_r6_write_op_drop(struct fanraid_r6_stripe *st,
+				     struct fanraid_r6op *op)
+{
+	st->op = NULL;
+	fanraid_r6_op_unlock(op);
+	fanraid_r6_op_put(op);
+}
+
 /*
  * A write whose read-modify-write cannot go on in the pages it has: as a
  * reconstruct-write, with pages on every slot. On kfanraid6w or kfanraid6l,
@@ -890,9 +900,7 @@ static void fanraid_r6_write_retry(struct fanraid_r6op *op,
 		queue_work(r6->cont_wq, &st->work);
 		return;
 	}
-	st->op = NULL;
-	fanraid_r6_op_unlock(op);
-	fanraid_r6_op_put(op);
+	fanraid_r6_write_op_drop(st, op);
 	INIT_WORK(&st->work, fanraid_r6_write_again_work);
 	queue_work(fanraid_r6_entry_wq(st), &st->work);
 }
@@ -996,7 +1004,7 @@ static unsigned long fanraid_r6_write_slots(struct fanraid_r6_stripe *st)
 	const struct fr_geom *g = st->g;
 	u32 n = g->ndevs;
 	u32 win_pages = fanraid_r6_win_sectors(g) >> PAGE_SECTORS_SHIFT;
-	unsigned long rcw = GENMASK(n - 3, 0) & ~fanraid_r6_stripe_full(st);
+	unsigned long rcw = GENMASK(n - 3, 0) & ~st->full;
 	unsigned long rmw = st->touched | BIT(n - 2) | BIT(n - 1);
 
 	if (!raid6_call.xor_syndrome || hweight_long(rmw) >= hweight_long(rcw) ||
@@ -1032,7 +1040,7 @@ static int fanraid_r6_stripe_write(struct fanraid_r6op *op,
 	/* Nothing to keep P and Q correct with: fail, and leave the members be. */
 	if (hweight_long(op->missing) > 2)
 		return -EIO;
-	rcw = GENMASK(n - 3, 0) & ~fanraid_r6_stripe_full(st);
+	rcw = GENMASK(n - 3, 0) & ~st->full;
 	rmw = st->touched | BIT(n - 2) | BIT(n - 1);
 
 	if (!rcw) {
@@ -1136,13 +1144,12 @@ static void fanraid_r6_stripe_work(struct work_struct *work)
 	}
 	if (st->stream)
 		fanraid_r6_stream_start(fc->r6);
+	st->full = fanraid_r6_stripe_full(st);
 	op = fanraid_r6_write_op(st, fanraid_r6_write_slots(st));
 	r = fanraid_r6_stripe_write(op, st);
 	if (r == -ENOSPC) {
 		/* Nothing was sent: let go of all, then take every slot. */
-		st->op = NULL;
-		fanraid_r6_op_unlock(op);
-		fanraid_r6_op_put(op);
+		fanraid_r6_write_op_drop(st, op);
 		op = fanraid_r6_write_op(st, fanraid_r6_all_slots(st->g));
 		r = fanraid_r6_stripe_write(op, st);
 	}
@@ -1170,6 +1177,7 @@ static bool fanraid_r6_stripe_start_nowait(struct fanraid_r6_stripe *st)
 		return false;
 	if (!fanraid_bitmap_write_try(fc, st->row))
 		goto meta;
+	st->full = fanraid_r6_stripe_full(st);
 	op = fanraid_r6_op_get_nowait(fc, st->g, st->row,
 				      st->window * win_pages + first,
 				      end - first, fanraid_r6_write_slots(st));
