@@ -113,8 +113,11 @@ fio --name=overlap "${fio_common[@]}" --size=24M --offset=0 --randrepeat=0 \
 	--norandommap >/tmp/fio.out ||
 	{ cat /tmp/fio.out; fail "writes through a 64 MiB cache failed"; }
 peak=$(fanraid_total fr stripe_cache_peak_kib)
-[ "$peak" -gt $((min_mb * 1024)) ] ||
-	fail "64 MiB cache: peak $peak KiB, no more than the $min_mb MiB cache allowed"
+# Sized operations (a read-modify-write holds data, P and Q alone) keep
+# this load below 3 MiB now: more than the two whole-window operations
+# the smallest cache is sized for is what must show.
+[ "$peak" -gt 1280 ] ||
+	fail "64 MiB cache: peak $peak KiB, two whole-window operations (1280 KiB) or less"
 [ "$peak" -le $((64 * 1024)) ] || fail "64 MiB cache: peak $peak KiB"
 log "64 MiB cache: peak $peak KiB in use"
 dm_remove fr
