@@ -68,10 +68,19 @@ static u32 fanraid_r6_full_op_pages(const struct fr_geom *g)
 
 /*
  * The share of the pool's budget (1/8) that may go to the operations'
- * own structures (about 18 KiB each, their page tables): enough for a
- * few hundred small writes at once, while the pages keep the rest.
+ * own structures (fanraid_r6_op_bytes(): 0.7 KiB and 272 bytes a member,
+ * 5 KiB at 16 members, 17.7 KiB at 64): enough for a few hundred small
+ * writes at once, while the pages keep the rest.
  */
 #define FANRAID_R6_OPS_SHARE_SHIFT	3
+
+/* One operation with its page table and I/O slots for @ndevs members. */
+static size_t fanraid_r6_op_bytes(u32 ndevs)
+{
+	struct fanraid_r6op *op = NULL;
+
+	return struct_size(op, io, ndevs) + ndevs * sizeof(*op->pages);
+}
 
 /*
  * Operations a CPU keeps, with their pages, for its next small writes: a
@@ -133,6 +142,7 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	u64 window_bytes = budget >> FANRAID_R6_WINDOW_SHARE_SHIFT;
 	u64 pool = budget - window_bytes;
 	u32 full = fanraid_r6_full_op_pages(&fc->geom);
+	size_t op_bytes = fanraid_r6_op_bytes(fc->ndevs);
 	struct fanraid_r6op *op;
 	u64 pq_bytes;
 	u32 i;
@@ -159,13 +169,13 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 	 * with scratch, the minimum stripe_cache_mb is made for.
 	 */
 	r6->nops = clamp_t(u64, div64_u64(pool >> FANRAID_R6_OPS_SHARE_SHIFT,
-					  sizeof(*op)),
+					  op_bytes),
 			   2, WQ_MAX_ACTIVE);
 	r6->nops = min_t(u64, r6->nops,
-			 max_t(u64, 2, div64_u64(pool, sizeof(*op) +
+			 max_t(u64, 2, div64_u64(pool, op_bytes +
 						 (3 << PAGE_SHIFT))));
 	r6->npages = max_t(u64, 2 * full,
-			   (pool - min_t(u64, pool, (u64)r6->nops * sizeof(*op))) >>
+			   (pool - min_t(u64, pool, (u64)r6->nops * op_bytes)) >>
 			   PAGE_SHIFT);
 	r6->full_ops = r6->npages / full;
 	/*
@@ -193,9 +203,10 @@ int fanraid_r6_cache_create(struct fanraid_c *fc, size_t window_entry,
 		}
 	}
 	for (i = 0; i < r6->nops; i++) {
-		op = kvzalloc(sizeof(*op), FANRAID_R6_CACHE_GFP);
+		op = kvzalloc(op_bytes, FANRAID_R6_CACHE_GFP);
 		if (!op)
 			goto nomem;
+		op->pages = (void *)&op->io[fc->ndevs];
 		list_add(&op->node, &r6->free_ops);
 	}
 	DMINFO("%s: stripe cache %u MiB: %u pages, %u ops (%u whole), %u gathering in %u domains",
@@ -223,8 +234,8 @@ static void fanraid_r6_op_pages_take(struct fanraid_r6 *r6,
 	if (!op->held_scratch)
 		return;
 	for (p = 0; p < op->held_npages; p++) {
-		op->pages[FANRAID_R6_SCRATCH_P][p] = r6->free_pages[--r6->nfree];
-		op->pages[FANRAID_R6_SCRATCH_Q][p] = r6->free_pages[--r6->nfree];
+		op->scratch[FANRAID_R6_SCRATCH_P][p] = r6->free_pages[--r6->nfree];
+		op->scratch[FANRAID_R6_SCRATCH_Q][p] = r6->free_pages[--r6->nfree];
 	}
 }
 
@@ -239,8 +250,8 @@ static void fanraid_r6_op_pages_give(struct fanraid_r6 *r6,
 	if (!op->held_scratch)
 		return;
 	for (p = 0; p < op->held_npages; p++) {
-		r6->free_pages[r6->nfree++] = op->pages[FANRAID_R6_SCRATCH_P][p];
-		r6->free_pages[r6->nfree++] = op->pages[FANRAID_R6_SCRATCH_Q][p];
+		r6->free_pages[r6->nfree++] = op->scratch[FANRAID_R6_SCRATCH_P][p];
+		r6->free_pages[r6->nfree++] = op->scratch[FANRAID_R6_SCRATCH_Q][p];
 	}
 }
 

@@ -506,8 +506,8 @@ void fanraid_r6_gen(struct fanraid_r6op *op, bool into_scratch)
 		for (i = 0; i < n; i++)
 			ptrs[i] = page_address(op->pages[i][p]);
 		if (into_scratch) {
-			ptrs[n - 2] = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
-			ptrs[n - 1] = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+			ptrs[n - 2] = page_address(op->scratch[FANRAID_R6_SCRATCH_P][p]);
+			ptrs[n - 1] = page_address(op->scratch[FANRAID_R6_SCRATCH_Q][p]);
 		}
 		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
 		cond_resched();

@@ -8,10 +8,9 @@
 
 #include "fanraid.h"
 
-/* Scratch slots past the members: P and Q recomputed by a scrub. */
-#define FANRAID_R6_SCRATCH_P	FR_MAX_DEVS
-#define FANRAID_R6_SCRATCH_Q	(FR_MAX_DEVS + 1)
-#define FANRAID_R6_SLOTS	(FR_MAX_DEVS + 2)
+/* An operation's scratch rows (op->scratch): P and Q recomputed by a scrub. */
+#define FANRAID_R6_SCRATCH_P	0
+#define FANRAID_R6_SCRATCH_Q	1
 
 struct fanraid_r6op;
 
@@ -57,9 +56,16 @@ struct fanraid_r6op {
 	bool held_scratch;
 	bool pq_keep;			/* a write whose P and Q are kept once written */
 	bool nowait;			/* from map: sends all its bios or none, never waits */
-	struct fanraid_r6io io[FR_MAX_DEVS];
-	/* the pages it works on, per slot (scratch too for a scrub), from the cache */
-	struct page *pages[FANRAID_R6_SLOTS][FANRAID_R6_MAX_PAGES];
+	/* a sync pass's recomputed P and Q, compared with the members' */
+	struct page *scratch[2][FANRAID_R6_MAX_PAGES];
+	/*
+	 * The pages it works on, per member slot, from the cache. This table
+	 * and io[] have a row per member of the array, not FR_MAX_DEVS: at 64
+	 * rows an operation took 18 KiB, and the cache's share for them held
+	 * a few hundred, fewer than the small writes its pages can carry.
+	 */
+	struct page *(*pages)[FANRAID_R6_MAX_PAGES];
+	struct fanraid_r6io io[];
 };
 
 /* fanraid-r6-cache.c: the stripe cache (memory; calls nothing above it) */

@@ -66,8 +66,8 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
 	struct fanraid_c *fc = op->fc;
 	const struct fr_geom *g = op->g;
 	u32 n = g->ndevs, slot, data_idx;
-	u8 *dp = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
-	u8 *dq = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+	u8 *dp = page_address(op->scratch[FANRAID_R6_SCRATCH_P][p]);
+	u8 *dq = page_address(op->scratch[FANRAID_R6_SCRATCH_Q][p]);
 	sector_t sector = fanraid_sync_page_sector(op, p);
 	enum fr_block_kind kind;
 
@@ -125,8 +125,8 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		return;
 	fanraid_r6_gen(op, true);
 	for (p = 0; p < op->npages; p++) {
-		u8 *dp = page_address(op->pages[FANRAID_R6_SCRATCH_P][p]);
-		u8 *dq = page_address(op->pages[FANRAID_R6_SCRATCH_Q][p]);
+		u8 *dp = page_address(op->scratch[FANRAID_R6_SCRATCH_P][p]);
+		u8 *dq = page_address(op->scratch[FANRAID_R6_SCRATCH_Q][p]);
 		bool bad = (have_p &&
 			    memcmp(page_address(op->pages[n - 2][p]), dp, PAGE_SIZE)) ||
 			   (have_q &&
@@ -147,8 +147,8 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 	if (differs && fix) {
 		/* Resync, or one parity lost: P and Q recomputed from the data. */
 		for (p = 0; p < op->npages; p++) {
-			swap(op->pages[n - 2][p], op->pages[FANRAID_R6_SCRATCH_P][p]);
-			swap(op->pages[n - 1][p], op->pages[FANRAID_R6_SCRATCH_Q][p]);
+			swap(op->pages[n - 2][p], op->scratch[FANRAID_R6_SCRATCH_P][p]);
+			swap(op->pages[n - 1][p], op->scratch[FANRAID_R6_SCRATCH_Q][p]);
 		}
 		write |= BIT(n - 2) | BIT(n - 1);
 	}
