@@ -321,6 +321,7 @@ struct fanraid_r6 {
 	/* The stripe cache (fanraid-r6-cache.c): operations and their pages. */
 	spinlock_t cache_lock;		/* everything down to peak_pages */
 	struct list_head free_ops;
+	struct kmem_cache *op_slab;	/* the operations, sized to the members */
 	wait_queue_head_t op_wait;	/* for an operation and its pages */
 	u32 nops;			/* operations the cache holds */
 	struct page **free_pages;	/* a stack of the pages not in use */
