@@ -768,24 +768,33 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
 	fanraid_r6_write_finish(st, false);
 }
 
+/*
+ * What a member write keeps of the writes it carries: FUA, and whether a
+ * task waits on it. The members' writeback throttling (wbt) takes a write
+ * without REQ_SYNC | REQ_IDLE for background writeback and cuts its depth
+ * whenever reads there run slow: O_DIRECT writes through RAID6 went out at
+ * a few in flight once member reads took 2 ms (md's do too).
+ */
+#define FANRAID_R6_WRITE_HINTS	(REQ_FUA | REQ_SYNC | REQ_IDLE)
+
 /* Send the entry's new data, P and Q; their completion ends it. */
 static void fanraid_r6_stripe_send(struct fanraid_r6op *op,
 				   struct fanraid_r6_stripe *st)
 {
 	u32 n = op->g->ndevs;
 	unsigned long write;
-	blk_opf_t fua = 0;
+	blk_opf_t hints = 0;
 	struct bio *bio;
 
 	bio_list_for_each(bio, &st->bios)
-		fua |= bio->bi_opf & REQ_FUA;
+		hints |= bio->bi_opf & FANRAID_R6_WRITE_HINTS;
 	/*
 	 * A member being rebuilt is written: this window is then in sync on
 	 * it. So is a slot whose read failed, rebuilt above: that repairs it.
 	 */
 	write = st->touched | BIT(n - 2) | BIT(n - 1) | op->read_bad;
 	fanraid_r6_io_async(op, write & ~fanraid_r6_failed_slots(op),
-			    REQ_OP_WRITE | fua, fanraid_r6_stripe_written);
+			    REQ_OP_WRITE | hints, fanraid_r6_stripe_written);
 }
 
 /* The reads of a reconstruct-write are in: P and Q from the data. */

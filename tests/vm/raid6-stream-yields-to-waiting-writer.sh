@@ -10,9 +10,14 @@ have_cmd fio raidcalc || skip "fio or raidcalc not in the image"
 n=8 chunk=256 off=2048
 len=$((96 * 2048))
 window_kib=$((n * 128))	# one 128 KiB window on every member
-# Completions 2 ms late, so the stream's windows stay at the members a while.
+# Completions 2 ms late and 64 MB/s a member, so the stream's windows stay
+# at the members a while: they set its rate, not the emulated CPUs (at
+# 2 ms alone the stream's member writes, O_DIRECT sync writes, completed
+# as fast as two vCPUs made them, and it kept five windows or fewer; it
+# kept dozens only while the members' writeback throttling held back its
+# writes, sent as plain background writes then).
 mapfile -t devs < <(nullb_create_many "$n" $(((off + len / (n - 2)) / 2048 + 2)) \
-	irqmode=2 completion_nsec=2000000)
+	irqmode=2 completion_nsec=2000000 mbps=64)
 table="0 $len fanraid raid6 $chunk 0 $n"
 for d in "${devs[@]}"; do table="$table $d $off"; done
 dm_create fr "$table"
