@@ -773,7 +773,8 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
  * task waits on it. The members' writeback throttling (wbt) takes a write
  * without REQ_SYNC | REQ_IDLE for background writeback and cuts its depth
  * whenever reads there run slow: O_DIRECT writes through RAID6 went out at
- * a few in flight once member reads took 2 ms (md's do too).
+ * a few in flight once member reads took 2 ms (md's still do: raid5 keeps
+ * REQ_SYNC alone).
  */
 #define FANRAID_R6_WRITE_HINTS	(REQ_FUA | REQ_SYNC | REQ_IDLE)
 
