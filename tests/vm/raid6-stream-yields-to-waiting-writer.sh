@@ -71,11 +71,14 @@ log "stream alone: stripe cache holds $alone KiB (median) ($((alone / window_kib
 	fail "the stream alone held only $alone KiB of the cache: nothing for the waiting writer to change"
 
 # Small writes alone are no sign of a writer that waits: 4 KiB random
-# writes 8 deep with no flush leave the stream its windows.
+# writes 4 x 8 deep with no flush leave the stream its windows. (One job
+# 8 deep behind these members made the stream yield in a CI run: a write
+# of it sent while no other of its was in flight looks like a writer at
+# queue depth 1, and four jobs seldom all have none at once.)
 stream
 fio --name=busy --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
-	--iodepth=8 --rw=randwrite --bs=4k --offset=64M --size=4M \
-	--time_based --runtime=4 \
+	--iodepth=8 --numjobs=4 --group_reporting --rw=randwrite --bs=4k \
+	--offset=64M --size=4M --time_based --runtime=4 \
 	--output-format=terse --terse-version=3 >/tmp/busy.out 2>&1 &
 bpid=$!
 sleep 1
