@@ -10,14 +10,15 @@ have_cmd fio raidcalc || skip "fio or raidcalc not in the image"
 n=8 chunk=256 off=2048
 len=$((96 * 2048))
 window_kib=$((n * 128))	# one 128 KiB window on every member
-# Completions 2 ms late and 64 MB/s a member, so the stream's windows stay
-# at the members a while: they set its rate, not the emulated CPUs (at
-# 2 ms alone the stream's member writes, O_DIRECT sync writes, completed
-# as fast as two vCPUs made them, and it kept five windows or fewer; it
-# kept dozens only while the members' writeback throttling held back its
-# writes, sent as plain background writes then).
+# Completions 20 ms late, so the stream's windows stay at the members a
+# while. (At 2 ms the stream's member writes, O_DIRECT sync writes, came
+# back as fast as two vCPUs made them, and it kept five windows or fewer:
+# it kept dozens only while the members' writeback throttling held back
+# its writes, sent as plain background writes then. Members capped in
+# bandwidth instead, whose queues null_blk stops and restarts in bursts,
+# made random writers 4 x 8 deep look like one at queue depth 1 in CI.)
 mapfile -t devs < <(nullb_create_many "$n" $(((off + len / (n - 2)) / 2048 + 2)) \
-	irqmode=2 completion_nsec=2000000 mbps=64)
+	irqmode=2 completion_nsec=20000000)
 table="0 $len fanraid raid6 $chunk 0 $n"
 for d in "${devs[@]}"; do table="$table $d $off"; done
 dm_create fr "$table"
@@ -71,10 +72,7 @@ log "stream alone: stripe cache holds $alone KiB (median) ($((alone / window_kib
 	fail "the stream alone held only $alone KiB of the cache: nothing for the waiting writer to change"
 
 # Small writes alone are no sign of a writer that waits: 4 KiB random
-# writes 4 x 8 deep with no flush leave the stream its windows. (One job
-# 8 deep behind these members made the stream yield in a CI run: a write
-# of it sent while no other of its was in flight looks like a writer at
-# queue depth 1, and four jobs seldom all have none at once.)
+# writes 4 x 8 deep with no flush leave the stream its windows.
 stream
 fio --name=busy --filename=/dev/mapper/fr --direct=1 --ioengine=libaio \
 	--iodepth=8 --numjobs=4 --group_reporting --rw=randwrite --bs=4k \
