@@ -11,12 +11,11 @@ n=8 chunk=256 off=2048
 len=$((96 * 2048))
 window_kib=$((n * 128))	# one 128 KiB window on every member
 # Completions 20 ms late, so the stream's windows stay at the members a
-# while. (At 2 ms the stream's member writes, O_DIRECT sync writes, came
-# back as fast as two vCPUs made them, and it kept five windows or fewer:
-# it kept dozens only while the members' writeback throttling held back
-# its writes, sent as plain background writes then. Members capped in
-# bandwidth instead, whose queues null_blk stops and restarts in bursts,
-# made random writers 4 x 8 deep look like one at queue depth 1 in CI.)
+# while: its member writes are sync writes, which the members' writeback
+# throttling leaves alone, and at 2 ms they came back as fast as two vCPUs
+# made them. Late, not capped in bandwidth: null_blk stops and restarts a
+# capped queue in bursts, and random writers then look like one at queue
+# depth 1.
 mapfile -t devs < <(nullb_create_many "$n" $(((off + len / (n - 2)) / 2048 + 2)) \
 	irqmode=2 completion_nsec=20000000)
 table="0 $len fanraid raid6 $chunk 0 $n"
