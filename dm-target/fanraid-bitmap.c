@@ -409,9 +409,20 @@ void fanraid_bitmap_resume(struct fanraid_c *fc)
 		return;
 	mutex_lock(&b->lock);
 	if (!b->live) {
-		if (fanraid_bitmap_load(b))
+		if (fanraid_bitmap_load(b)) {
 			DMERR("%s: cannot read the bitmap from any member",
 			      dm_table_device_name(fc->ti->table));
+		} else {
+			/*
+			 * The copies may differ: a crash during a bitmap write
+			 * leaves a bit on some members only. A write whose bit
+			 * is in ondisk writes none, so a member that held the
+			 * only copy and then failed would take the bit with
+			 * it, and its re-add would miss the region.
+			 */
+			bitmap_fill(b->pages_dirty, b->npages);
+			fanraid_bitmap_write(b, b->pages_dirty, REQ_FUA);
+		}
 		WRITE_ONCE(b->live, true);
 	}
 	mutex_unlock(&b->lock);

@@ -94,20 +94,13 @@ int fr_bitmap_fill(struct fr_member *m, const struct fr_sb *sb, bool set)
 	return ret;
 }
 
-/* Set bits in @m's copy of the bitmap @sb describes. */
-int fr_bitmap_count(struct fr_member *m, const struct fr_sb *sb,
-		    uint64_t *dirty)
+/* OR @m's copy of the bitmap, @bytes long, into @bits. */
+static int fr_bitmap_or_copy(struct fr_member *m, uint8_t *bits, size_t bytes)
 {
-	uint64_t regions = fr_bitmap_regions(sb->member_sectors,
-					     sb->bitmap_region_sectors), r;
-	size_t bytes = (size_t)sb->bitmap_sectors << 9;
-	uint8_t *buf;
+	uint8_t *buf = malloc(bytes);
 	ssize_t n;
+	size_t i;
 
-	*dirty = 0;
-	if (!sb->bitmap_region_sectors)
-		return 0;
-	buf = malloc(bytes);
 	if (!buf)
 		return -ENOMEM;
 	/* The kernel writes it with bios, past the page cache. */
@@ -117,8 +110,45 @@ int fr_bitmap_count(struct fr_member *m, const struct fr_sb *sb,
 		free(buf);
 		return n < 0 ? -errno : -EIO;
 	}
-	for (r = 0; r < regions; r++)
-		*dirty += buf[r / 8] >> (r % 8) & 1;
+	for (i = 0; i < bytes; i++)
+		bits[i] |= buf[i];
 	free(buf);
 	return 0;
+}
+
+/*
+ * Set bits in the union of the copies on the @n members of @ms (NULL
+ * entries skipped), as the kernel loads it: a crash during a bitmap write
+ * may leave a bit on some members only, and that bit matters.
+ */
+int fr_bitmap_count_union(struct fr_member **ms, uint32_t n,
+			  const struct fr_sb *sb, uint64_t *dirty)
+{
+	uint64_t regions = fr_bitmap_regions(sb->member_sectors,
+					     sb->bitmap_region_sectors), r;
+	size_t bytes = (size_t)sb->bitmap_sectors << 9;
+	uint8_t *bits;
+	uint32_t i;
+	int ret = 0;
+
+	*dirty = 0;
+	if (!sb->bitmap_region_sectors)
+		return 0;
+	bits = calloc(1, bytes);
+	if (!bits)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++)
+		if (ms[i])
+			ret = fr_bitmap_or_copy(ms[i], bits, bytes);
+	for (r = 0; r < regions && !ret; r++)
+		*dirty += bits[r / 8] >> (r % 8) & 1;
+	free(bits);
+	return ret;
+}
+
+/* Set bits in @m's copy of the bitmap @sb describes. */
+int fr_bitmap_count(struct fr_member *m, const struct fr_sb *sb,
+		    uint64_t *dirty)
+{
+	return fr_bitmap_count_union(&m, 1, sb, dirty);
 }

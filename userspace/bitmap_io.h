@@ -19,5 +19,7 @@ int fr_bitmap_plan(uint32_t level, uint32_t chunk_sectors,
 int fr_bitmap_fill(struct fr_member *m, const struct fr_sb *sb, bool set);
 int fr_bitmap_count(struct fr_member *m, const struct fr_sb *sb,
 		    uint64_t *dirty);
+int fr_bitmap_count_union(struct fr_member **ms, uint32_t n,
+			  const struct fr_sb *sb, uint64_t *dirty);
 
 #endif /* FR_BITMAP_IO_H */

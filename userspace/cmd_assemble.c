@@ -270,22 +270,28 @@ static uint64_t find_readds(struct fr_member *m, uint32_t n,
 	return readd;
 }
 
-/* Set bits in the bitmap of an in-sync member; UINT64_MAX without one. */
+/*
+ * Set bits in the union of the in-sync members' bitmaps, as the kernel
+ * loads it; UINT64_MAX without a bitmap, or when one cannot be read.
+ */
 static uint64_t dirty_regions(struct fr_member **slots, uint32_t n,
 			      uint64_t readd)
 {
+	struct fr_member *in_sync[FR_MAX_DEVS] = { NULL };
+	const struct fr_sb *sb = NULL;
 	uint64_t dirty;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		if (!slots[i] || readd >> i & 1 || slots[i]->fd < 0)
 			continue;
-		if (!slots[i]->sb.bitmap_region_sectors ||
-		    fr_bitmap_count(slots[i], &slots[i]->sb, &dirty))
-			return UINT64_MAX;
-		return dirty;
+		in_sync[i] = slots[i];
+		sb = sb ? sb : &slots[i]->sb;
 	}
-	return UINT64_MAX;
+	if (!sb || !sb->bitmap_region_sectors ||
+	    fr_bitmap_count_union(in_sync, n, sb, &dirty))
+		return UINT64_MAX;
+	return dirty;
 }
 
 /*

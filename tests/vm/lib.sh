@@ -322,6 +322,16 @@ vm_disks() {
 	done
 }
 
+# zero_superblocks DEV...: no fanraid superblock left on DEV (4 KiB at
+# byte 4096), so the next scenario of a group can create on its disks.
+zero_superblocks() {
+	local d
+	for d in "$@"; do
+		dd if=/dev/zero of="$d" bs=4096 seek=1 count=1 oflag=direct status=none ||
+			fail "zeroing the superblock of $d"
+	done
+}
+
 # vm_crash: end this boot at once, as a power cut would, with no unmount,
 # no sync and nothing stopped ("# boots: 2" scenarios). The kernel log is
 # checked first, since this boot ends without the runner's scan.
