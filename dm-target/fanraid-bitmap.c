@@ -580,6 +580,11 @@ int fanraid_bitmap_create(struct fanraid_c *fc, char **error)
 		return -EINVAL;
 	}
 	for_each_set_bit(i, f->readd, fc->ndevs) {
+		if (fanraid_meta_member_rebuilding(fc, i)) {
+			DMERR("member %u: its rebuild from scratch did not finish", i);
+			*error = "Member cannot be re-added: it was being rebuilt from scratch";
+			return -EINVAL;
+		}
 		if (fanraid_meta_member_events(fc, i) < sb.events_cleared) {
 			DMERR("member %u: events %llu, bits cleared at %llu", i,
 			      fanraid_meta_member_events(fc, i), sb.events_cleared);

@@ -49,6 +49,7 @@ struct fanraid_meta_dev {
 	blk_status_t status;
 	u8 member_uuid[FR_UUID_LEN];
 	u64 events;			/* its own block's, as the ctr read it */
+	bool rebuilding;		/* its own block says REBUILDING */
 };
 
 struct fanraid_meta {
@@ -193,6 +194,8 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 		if (bitmap_empty(devs, FR_MAX_DEVS))
 			return -EIO;
 		bitmap_or(mask, m->disk_failed, fc->failed, FR_MAX_DEVS);
+		/* Not in sync until its recovery ends, should the array stop first. */
+		bitmap_or(mask, mask, fc->rebuilding, FR_MAX_DEVS);
 		bitmap_to_arr64(&sb.failed_mask, mask, FR_MAX_DEVS);
 		sb.format_version = FR_SB_FORMAT_VERSION;
 		sb.events++;
@@ -530,13 +533,15 @@ static int fanraid_meta_check(struct fanraid_meta *m, u32 i, struct fr_sb *sb,
 	}
 	memcpy(m->devs[i].member_uuid, sb->member_uuid, FR_UUID_LEN);
 	m->devs[i].events = sb->events;
+	m->devs[i].rebuilding = sb->state & FR_SB_STATE_REBUILDING;
 	return 0;
 }
 
 /*
  * Adopt the newest block of @found: its events, state and failed mask. A
  * present member that it marks failed and that is not being rebuilt holds
- * stale data and is failed here too.
+ * stale data and is failed here too; so does one whose own block says a
+ * rebuild from scratch did not finish, whatever the others say.
  */
 static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
 {
@@ -546,11 +551,17 @@ static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
 	m->sb = *best;
 	bitmap_from_arr64(m->disk_failed, &best->failed_mask, FR_MAX_DEVS);
 	m->dirty = best->state & FR_SB_STATE_DIRTY;
-	for_each_set_bit(i, m->disk_failed, fc->ndevs)
-		if (fc->devs[i].dm_dev && !test_bit(i, fc->rebuilding) &&
-		    !test_and_set_bit(i, fc->failed))
-			DMWARN("%s: member %u is marked failed in the superblocks; not used",
-			       dm_table_device_name(fc->ti->table), i);
+	for (i = 0; i < fc->ndevs; i++) {
+		if (!fc->devs[i].dm_dev || test_bit(i, fc->rebuilding) ||
+		    (!test_bit(i, m->disk_failed) && !m->devs[i].rebuilding) ||
+		    test_and_set_bit(i, fc->failed))
+			continue;
+		DMWARN("%s: member %u is %s; not used",
+		       dm_table_device_name(fc->ti->table), i,
+		       test_bit(i, m->disk_failed) ?
+		       "marked failed in the superblocks" :
+		       "half rebuilt from scratch");
+	}
 }
 
 /*
@@ -765,6 +776,12 @@ void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb)
 	mutex_lock(&fc->meta->lock);
 	*sb = fc->meta->sb;
 	mutex_unlock(&fc->meta->lock);
+}
+
+/* Whether member @i's own block says a rebuild from scratch is unfinished. */
+bool fanraid_meta_member_rebuilding(struct fanraid_c *fc, u32 i)
+{
+	return fc->meta->devs[i].rebuilding;
 }
 
 /* Member @i's own events when the ctr read its block; 0 if it was not read. */

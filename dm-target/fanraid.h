@@ -513,6 +513,7 @@ u64 fanraid_meta_events(struct fanraid_c *fc);
 bool fanraid_meta_is_dirty(struct fanraid_c *fc);
 void fanraid_meta_get_sb(struct fanraid_c *fc, struct fr_sb *sb);
 u64 fanraid_meta_member_events(struct fanraid_c *fc, u32 i);
+bool fanraid_meta_member_rebuilding(struct fanraid_c *fc, u32 i);
 int fanraid_meta_bits_cleared(struct fanraid_c *fc);
 int fanraid_meta_reshape_record(struct fanraid_c *fc, u64 pos);
 u64 fanraid_meta_reshape_pos(struct fanraid_c *fc);
