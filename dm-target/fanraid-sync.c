@@ -109,8 +109,8 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
  * of data, P or Q), and repair corrects that block instead of rewriting
  * parity from bad data. A resync after an unclean stop only makes P and Q
  * agree with the data, as md does: a torn write is not corruption, and
- * either its old or its new data is right. Degraded, only P and Q can be
- * recomputed.
+ * either its old or its new data is right. Degraded, a scrub checks only
+ * rows whose data is whole; a resync also rebuilds a lost data block.
  */
 static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 {
@@ -118,11 +118,24 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 	unsigned long data = GENMASK(n - 3, 0), write = 0;
 	bool have_p = !test_bit(n - 2, &op->missing);
 	bool have_q = !test_bit(n - 1, &op->missing);
+	bool degraded_resync = fix && !count && have_p && have_q &&
+			       hweight_long(op->missing & data) == 1;
 	bool differs = false;
 
-	/* Parity can only be checked against complete data, and where it was read. */
-	if ((op->missing & data) || (!have_p && !have_q))
+	if (degraded_resync) {
+		/*
+		 * A resync that lost a member: its data block comes from P,
+		 * and Q is made to agree, as md does. Left as it was, a row
+		 * torn by the crash would keep a Q that disagrees with its
+		 * data once the array is clean, and a second failure there
+		 * would rebuild garbage.
+		 */
+		if (fanraid_r6_recover(op))
+			return;
+	} else if ((op->missing & data) || (!have_p && !have_q)) {
+		/* Parity can only be checked against complete data, and where it was read. */
 		return;
+	}
 	fanraid_r6_gen(op, true);
 	for (p = 0; p < op->npages; p++) {
 		u8 *dp = page_address(op->scratch[FANRAID_R6_SCRATCH_P][p]);

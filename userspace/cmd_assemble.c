@@ -224,7 +224,7 @@ static bool dirty_degraded_ok(const char *name, uint64_t missing,
 		       name, slots, slots, rows);
 		return false;
 	}
-	fr_warn("%s: --force: assembling although it was not stopped cleanly while degraded (slot %s missing); rows written when it stopped may return wrong data for slot %s (%s), and parity cannot be resynced until the array is complete",
+	fr_warn("%s: --force: assembling although it was not stopped cleanly while degraded (slot %s missing); rows written when it stopped may return wrong data for slot %s (%s); resyncing parity with what is left",
 		name, slots, slots, rows);
 	return true;
 }
@@ -485,6 +485,12 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 				       dirty_regions(slots, ndevs, readd),
 				       sb->bitmap_region_sectors, force))
 			goto out;
+		/*
+		 * As md does after a forced start: a lost block comes from P
+		 * and Q is made to agree, so a later failure in those rows
+		 * rebuilds what this one reads.
+		 */
+		t.resync = true;
 	} else if (was_dirty) {
 		fr_warn("%s: was not stopped cleanly", name);
 	}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exercise assembly of a raid6 array that lost power while writing with a member failed: the superblocks say dirty and degraded, assemble refuses it and says which rows are at risk and why (without a bitmap: any row; with one: how many regions), and --force assembles it with a warning.
+# Exercise assembly of a raid6 array that lost power while writing with a member failed: the superblocks say dirty and degraded, assemble refuses it and says which rows are at risk and why (without a bitmap: any row; with one: how many regions), and --force assembles it with a warning and resyncs parity degraded: what it reads with one member lost, it reads with two.
 # group: reboot-dirty-degraded
 # timeout: 300
 # boots: 2
@@ -65,5 +65,14 @@ echo "$out"
 assert_contains "$out" "--force: assembling although it was not stopped cleanly while degraded (slot 4 missing)"
 assert_contains "$out" "from 4 of 5 members"
 assert_contains "$(dmsetup status dd6)" "raid6 5 AAAAD"
-dd if=/dev/mapper/dd6 of=/dev/null bs=1M count=16 iflag=direct status=none
+# Parity is made to agree with what is left, degraded, as md resyncs a
+# forced dirty degraded array.
+assert_contains "$(dmsetup table dd6)" " resync "
+fanraid_wait_idle dd6 150
+assert_contains "$(dmsetup status dd6)" "raid6 5 AAAAD"
+dd if=/dev/mapper/dd6 of=/tmp/one-lost bs=1M iflag=direct status=none
+# Member 3 gone too: rows that lost a data block read from P and Q now.
+dmsetup message dd6 0 fail 3
+dd if=/dev/mapper/dd6 of=/tmp/two-lost bs=1M iflag=direct status=none
+cmp /tmp/one-lost /tmp/two-lost || fail "after the forced resync, Q disagrees with what P rebuilds"
 fanraid stop dd6
