@@ -319,7 +319,10 @@ static void fanraid_r6_stream_start(struct fanraid_r6 *r6)
 	/* Stored at most once a jiffy, as waiter_seen. */
 	if (READ_ONCE(r6->stream_seen) != now)
 		WRITE_ONCE(r6->stream_seen, now);
-	wait_event(r6->stream_wait, fanraid_r6_stream_admit(r6));
+	/* Only a window's end wakes the rest: the waiter's time runs out unseen. */
+	while (!wait_event_timeout(r6->stream_wait, fanraid_r6_stream_admit(r6),
+				   msecs_to_jiffies(FANRAID_R6_YIELD_MSEC)))
+		;
 }
 
 static void fanraid_r6_stream_end(struct fanraid_r6 *r6)
@@ -754,7 +757,12 @@ static void fanraid_r6_stripe_written(struct fanraid_r6op *op)
 
 	bool failed = fanraid_r6_io_async_status(op);
 
-	/* Data is safe while at most two slots of the row are lost. */
+	/*
+	 * Data is safe while at most two slots of the row are lost, counting
+	 * members failed since the op was locked: those were skipped, or
+	 * hold what was sent only until they are replaced.
+	 */
+	op->missing |= fanraid_r6_failed_slots(op);
 	st->status = hweight_long(op->missing) > 2 ? BLK_STS_IOERR : BLK_STS_OK;
 	/* Only parity every member now holds is kept. */
 	if (op->pq_keep && !failed && !op->missing)
@@ -912,7 +920,13 @@ static void fanraid_r6_write_retry(struct fanraid_r6op *op,
 	}
 	fanraid_r6_write_op_drop(st, op);
 	INIT_WORK(&st->work, fanraid_r6_write_again_work);
-	queue_work(fanraid_r6_entry_wq(st), &st->work);
+	/*
+	 * Not a stream's on kfanraid6w: it still counts as written there
+	 * (fanraid_r6_stream_end() comes at its end), and every worker there
+	 * may be a window waiting for its turn behind it.
+	 */
+	queue_work(st->stream ? r6->lone_wq : fanraid_r6_entry_wq(st),
+		   &st->work);
 }
 
 /*
