@@ -525,6 +525,7 @@ void fanraid_sync_init(struct fanraid_c *fc)
 
 	r6->fc = fc;
 	r6->lost_row = U64_MAX;
+	mutex_init(&r6->sync_lock);
 	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
 	bitmap_or(fc->rebuilding, fc->features.rebuild, fc->features.readd,
 		  FR_MAX_DEVS);
@@ -547,7 +548,9 @@ void fanraid_sync_resume(struct fanraid_c *fc)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 
+	mutex_lock(&r6->sync_lock);
 	WRITE_ONCE(r6->sync_stop, false);
+	mutex_unlock(&r6->sync_lock);
 	/*
 	 * A pass walks one layout; during a grow it waits for the table of
 	 * the new one, which keeps the resync (the copy itself writes fresh
@@ -564,7 +567,9 @@ void fanraid_sync_presuspend(struct fanraid_c *fc)
 {
 	struct fanraid_r6 *r6 = fc->r6;
 
+	mutex_lock(&r6->sync_lock);
 	WRITE_ONCE(r6->sync_stop, true);
+	mutex_unlock(&r6->sync_lock);
 	cancel_delayed_work_sync(&r6->sync_work);
 }
 
@@ -579,14 +584,23 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	u32 i;
 
 	if (action == FANRAID_SYNC_IDLE) {
-		bool suspended = READ_ONCE(r6->sync_stop);
+		bool suspended;
 
 		if (now == FANRAID_SYNC_RESYNC || now == FANRAID_SYNC_RECOVER)
 			return -EBUSY;
-		fanraid_sync_presuspend(fc);
+		/*
+		 * Messages do not wait for a suspend: one that came between
+		 * here and the end would be undone by putting back what was
+		 * read, and a pass could then start on a suspended table.
+		 */
+		mutex_lock(&r6->sync_lock);
+		suspended = r6->sync_stop;
+		WRITE_ONCE(r6->sync_stop, true);
+		cancel_delayed_work_sync(&r6->sync_work);
 		WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
 		WRITE_ONCE(fc->sync_cp, fc->geom.member_sectors);
 		WRITE_ONCE(r6->sync_stop, suspended);
+		mutex_unlock(&r6->sync_lock);
 		return 0;
 	}
 	if (now != FANRAID_SYNC_IDLE || fc->rs)
@@ -600,7 +614,9 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	fanraid_bitmap_sync_start(fc);
 	WRITE_ONCE(r6->action, action);
 	schedule_work(&fc->trigger_event);
-	if (!READ_ONCE(r6->sync_stop))
+	mutex_lock(&r6->sync_lock);
+	if (!r6->sync_stop)
 		queue_delayed_work(r6->wq, &r6->sync_work, 0);
+	mutex_unlock(&r6->sync_lock);
 	return 0;
 }

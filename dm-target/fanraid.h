@@ -361,6 +361,7 @@ struct fanraid_r6 {
 	struct delayed_work sync_work;
 	enum fanraid_sync_action action;
 	bool sync_stop;			/* set by presuspend */
+	struct mutex sync_lock;		/* sync_stop against a racing "idle" */
 	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
 	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
