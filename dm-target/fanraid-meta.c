@@ -538,10 +538,23 @@ static int fanraid_meta_check(struct fanraid_meta *m, u32 i, struct fr_sb *sb,
 }
 
 /*
+ * Whether present member @i missed updates the others got: more than one
+ * behind the newest block (a crash may cut one update short, leaving some
+ * members a step behind). The old device of a slot since rebuilt onto
+ * another is one; md kicks such a member as non-fresh.
+ */
+static bool fanraid_meta_stale(struct fanraid_meta *m, u32 i,
+			       const struct fr_sb *best)
+{
+	return m->devs[i].events + 1 < best->events;
+}
+
+/*
  * Adopt the newest block of @found: its events, state and failed mask. A
  * present member that it marks failed and that is not being rebuilt holds
  * stale data and is failed here too; so does one whose own block says a
- * rebuild from scratch did not finish, whatever the others say.
+ * rebuild from scratch did not finish, or that missed updates, whatever
+ * the others say.
  */
 static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
 {
@@ -552,15 +565,22 @@ static void fanraid_meta_adopt(struct fanraid_meta *m, const struct fr_sb *best)
 	bitmap_from_arr64(m->disk_failed, &best->failed_mask, FR_MAX_DEVS);
 	m->dirty = best->state & FR_SB_STATE_DIRTY;
 	for (i = 0; i < fc->ndevs; i++) {
+		const char *why;
+
 		if (!fc->devs[i].dm_dev || test_bit(i, fc->rebuilding) ||
-		    (!test_bit(i, m->disk_failed) && !m->devs[i].rebuilding) ||
-		    test_and_set_bit(i, fc->failed))
+		    test_bit(i, fc->failed))
 			continue;
+		if (test_bit(i, m->disk_failed))
+			why = "marked failed in the superblocks";
+		else if (m->devs[i].rebuilding)
+			why = "half rebuilt from scratch";
+		else if (fanraid_meta_stale(m, i, best))
+			why = "behind the others (missed superblock updates)";
+		else
+			continue;
+		set_bit(i, fc->failed);
 		DMWARN("%s: member %u is %s; not used",
-		       dm_table_device_name(fc->ti->table), i,
-		       test_bit(i, m->disk_failed) ?
-		       "marked failed in the superblocks" :
-		       "half rebuilt from scratch");
+		       dm_table_device_name(fc->ti->table), i, why);
 	}
 }
 

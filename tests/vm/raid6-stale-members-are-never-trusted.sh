@@ -1,7 +1,7 @@
 #!/bin/bash
-# Exercise a member rebuilt from scratch whose rebuild did not finish, with tables written by hand (no tool to guard it): while `rebuild 3` runs, the kernel records slot 3 failed on the other members and REBUILDING on member 3's own block; once the table is removed mid-rebuild, a table that would re-add member 3 from the bitmap is refused (its events are current, but no bitmap says what it lacks), and a table that lists it plainly loads with member 3 failed, its half-written data never read.
+# Exercise a member rebuilt from scratch whose rebuild did not finish, with tables written by hand (no tool to guard it): while `rebuild 3` runs, the kernel records slot 3 failed on the other members and REBUILDING on member 3's own block; once the table is removed mid-rebuild, a table that would re-add member 3 from the bitmap is refused (its events are current, but no bitmap says what it lacks), and a table that lists it plainly loads with member 3 failed, its half-written data never read. Likewise a member whose superblock is behind the others' (the old device of a slot since rebuilt onto a spare) loads failed.
 # group: tool-bitmap
-# timeout: 300
+# timeout: 500
 # disks: 6x96
 . "${0%/*}/lib.sh"
 
@@ -9,7 +9,7 @@ have_target fanraid 1 4 0 || skip "target fanraid 1.4.0 missing"
 have_cmd fanraid || skip "fanraid missing"
 
 mapfile -t devs < <(vm_disks 6)
-on_exit 'dmsetup remove hr6 >/dev/null 2>&1; fanraid stop hr6 >/dev/null 2>&1 || true'
+on_exit 'dmsetup remove hr6 >/dev/null 2>&1; dmsetup remove st6 >/dev/null 2>&1; fanraid stop st6 >/dev/null 2>&1 || true'
 
 # The group's disks may hold an earlier scenario's array.
 fanraid create hr6 --force --level 6 --chunk 64K --bitmap 1M "${devs[@]}"
@@ -50,4 +50,32 @@ dmsetup create hr6 --table "$base"
 assert_eq "$(fanraid_health hr6 3)" D "member 3 in a table that lists it plainly"
 cmp -n 32M /tmp/ref /dev/mapper/hr6 || fail "data differs with member 3 left out"
 dmsetup remove hr6
+zero_superblocks "${devs[@]}"
+
+# A member that missed updates: member 2 fails, writes go on, its slot is
+# rebuilt onto another device (which clears slot 2 from the failed mask),
+# and the old device comes back in a hand-written table. Its own block is
+# events behind the others, and nothing else marks it.
+fanraid create st6 --level 6 --chunk 64K "${devs[@]}"
+fanraid_wait_idle st6 150
+first=$(dmsetup table st6)
+dmsetup message st6 0 fail 2
+head -c 8M /dev/urandom >/tmp/new
+dd if=/tmp/new of=/dev/mapper/st6 bs=1M oflag=direct status=none
+spare=$(nullb_create spare6 128)
+fanraid replace st6 2 "$spare"
+fanraid_wait_idle st6 200
+assert_eq "$(dmsetup status st6 | awk '{ print $6 }')" AAAAAA "health after the rebuild onto the spare"
+fanraid stop st6
+read -r st2 ev2 mask2 <<<"$(examine_field "${devs[2]}")"
+read -r st0 ev0 mask0 <<<"$(examine_field "${devs[0]}")"
+log "old member 2: $st2 $ev2 $mask2; member 0: $st0 $ev0 $mask0"
+assert_eq "$mask0" 0x0 "failed mask once slot 2 is rebuilt"
+# The table the array was created with: the old device in slot 2.
+dmesg_mark
+dmsetup create st6 --table "$first"
+assert_contains "$(dmesg_since)" "member 2 is behind the others"
+assert_eq "$(fanraid_health st6 2)" D "the old member 2 in a hand-written table"
+cmp -n 8M /tmp/new /dev/mapper/st6 || fail "data written while member 2 was away differs"
+dmsetup remove st6
 zero_superblocks "${devs[@]}"
