@@ -322,6 +322,19 @@ vm_disks() {
 	done
 }
 
+# lin_members COUNT: dm-linear devices lin0... over the first COUNT
+# "# disks:" disks, which dm_swap can switch to the error target and back;
+# sets the arrays devs (the disks) and lin (/dev/mapper/lin<k>).
+lin_members() {
+	local k
+	mapfile -t devs < <(vm_disks "$1")
+	lin=()
+	for ((k = 0; k < $1; k++)); do
+		dm_create "lin$k" "0 $(dev_sectors "${devs[k]}") linear ${devs[k]} 0"
+		lin+=("/dev/mapper/lin$k")
+	done
+}
+
 # zero_superblocks DEV...: no fanraid superblock left on DEV (4 KiB at
 # byte 4096), so the next scenario of a group can create on its disks.
 zero_superblocks() {

@@ -9,14 +9,9 @@ have_target fanraid 1 4 0 || skip "target fanraid 1.4.0 missing"
 have_cmd fanraid || skip "fanraid missing"
 have_cmd raidcalc || skip "raidcalc missing"
 
-mapfile -t devs < <(vm_disks 6)
 on_exit 'fanraid stop rb6 >/dev/null 2>&1 || true'
 
-lin=()
-for k in 0 1 2 3 4 5; do
-	dm_create "lin$k" "0 $(dev_sectors "${devs[k]}") linear ${devs[k]} 0"
-	lin+=("/dev/mapper/lin$k")
-done
+lin_members 6
 # 1 MiB regions (2048 sectors): 95 of them on each 96 MiB member.
 fanraid create rb6 --level 6 --chunk 64K --bitmap 1M "${lin[@]}"
 assert_contains "$(dmsetup table rb6)" " superblock bitmap 2048 6 "
