@@ -355,6 +355,12 @@ static struct workqueue_struct *fanraid_r6_entry_wq(struct fanraid_r6_stripe *st
 							      r6->write_wq;
 }
 
+/* Read entries being read for thread @nr, and others sharing its bucket. */
+static atomic_t *fanraid_r6_reading(struct fanraid_r6 *r6, pid_t nr)
+{
+	return &r6->reading[hash_32(nr, FANRAID_R6_READING_BITS)];
+}
+
 /*
  * Queue a lone write to start: to this CPU's batch, whose one work item
  * starts every entry queued there since it last ran. Under load one
@@ -388,6 +394,10 @@ static void fanraid_r6_batch_add(struct fanraid_r6_stripe *st)
 static void fanraid_r6_stripe_go(struct fanraid_r6_gather *gd,
 				 struct fanraid_r6_stripe *st)
 {
+	if (st->read)
+		atomic_inc(fanraid_r6_reading(gd->r6, st->submitter));
+	if (st->read && st->stream)
+		WRITE_ONCE(gd->stream_reads, gd->stream_reads - 1);
 	if (!st->stream) {
 		WRITE_ONCE(gd->lone, gd->lone - 1);
 		if (fanraid_r6_small(st) &&
@@ -478,6 +488,31 @@ static bool fanraid_r6_lone_done(struct fanraid_r6_gather *gd,
 }
 
 /*
+ * Whether a stream's partial read window @st is done gathering: once its
+ * reader has no entry being read, and sleeps (fanraid_r6_lone_done()).
+ * While its earlier entries are read, their end brings its next bios,
+ * which fill the window. Sent before them, the window reads every
+ * survivor to rebuild its lost block, and the entry of the rest reads its
+ * slots again. So a reader 32 deep over 32 members with 512 KiB chunks,
+ * whose rows of 15 MiB are half its queue, had the members read 1.18
+ * bytes per byte delivered, since the row it was filling went whenever
+ * fewer than FANRAID_R6_GATHER_BUSY windows were read. A reader whose last
+ * entry ends looks again (fanraid_r6_reader_ended()). @poll: set when
+ * only the reader's task holds it back, which nothing reports.
+ */
+static bool fanraid_r6_reader_done(struct fanraid_r6_gather *gd,
+				   struct fanraid_r6_stripe *st, pid_t *asked,
+				   bool *runs, bool *poll)
+{
+	if (atomic_read(fanraid_r6_reading(gd->r6, st->submitter)))
+		return false;
+	if (fanraid_r6_lone_done(gd, st, asked, runs))
+		return true;
+	*poll = true;
+	return false;
+}
+
+/*
  * Dispatch what of domain @gd should not wait longer, and return when to
  * look again (KTIME_MAX: nothing parked). A partial window is worth
  * holding only while more writes may still fill it:
@@ -491,7 +526,8 @@ static bool fanraid_r6_lone_done(struct fanraid_r6_gather *gd,
  *   the members are busy anyway and those windows' completions bring the
  *   writes that fill it (the stream's next bios).
  * A lone window (no stream's) looks at its own window and writer instead
- * (fanraid_r6_lone_done()). So a lone write, such as a small write an
+ * (fanraid_r6_lone_done()), and a stream's read window at its reader
+ * (fanraid_r6_reader_done()). So a lone write, such as a small write an
  * fsync then waits on beside a streaming writer, does not wait for the
  * stream: it goes once its writer sleeps, or while the members are busy
  * after at most FANRAID_R6_GATHER_LONE_USEC, time enough for the other
@@ -503,7 +539,7 @@ static bool fanraid_r6_lone_done(struct fanraid_r6_gather *gd,
 static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 {
 	struct fanraid_r6 *r6 = gd->r6;
-	bool idle, busy, full, runs = false;
+	bool idle, busy, full, runs = false, poll = false;
 	ktime_t now, next = KTIME_MAX;
 	struct fanraid_r6_stripe *st, *tmp;
 	pid_t asked = 0;
@@ -515,31 +551,48 @@ static ktime_t fanraid_r6_kick(struct fanraid_r6_gather *gd)
 	busy = fanraid_r6_writing(r6) >= FANRAID_R6_GATHER_BUSY;
 	/* No room for another window: those waiting make room. */
 	full = atomic_read(&gd->windows) >= fanraid_r6_domain_windows(r6);
-	if (full || (idle && !busy)) {
+	if (full || (idle && !busy && !gd->stream_reads)) {
 		list_for_each_entry_safe(st, tmp, &gd->parked, parked)
 			fanraid_r6_stripe_go(gd, st);
 		return KTIME_MAX;
 	}
+	/*
+	 * The count of stream reads parked is stored before their readers'
+	 * entries being read are counted here; fanraid_r6_stripe_end() does
+	 * the opposite, so one of the two sees the other. The barrier pairs
+	 * with its atomic_dec_and_test().
+	 */
+	if (gd->stream_reads)
+		smp_mb(); /* stream_reads before reading[] */
 	/* Only now: with irqs off, a slow clocksource (HPET) costs every writer. */
 	now = ktime_get();
 	list_for_each_entry_safe(st, tmp, &gd->parked, parked) {
+		bool stream_read = st->read && st->stream;
 		ktime_t due = ktime_add_us(st->since, st->stream || !busy ?
 					   FANRAID_R6_GATHER_MAX_USEC :
 					   FANRAID_R6_GATHER_LONE_USEC);
 
 		if (!ktime_before(now, due) ||
-		    (!st->stream && (idle || fanraid_r6_lone_done(gd, st, &asked,
-								 &runs)))) {
+		    (stream_read ?
+		     fanraid_r6_reader_done(gd, st, &asked, &runs, &poll) :
+		     (idle && !busy) ||
+		     (!st->stream && (idle || fanraid_r6_lone_done(gd, st,
+								  &asked,
+								  &runs))))) {
 			fanraid_r6_stripe_go(gd, st);
 			continue;
 		}
 		next = min(next, due);
+		if (stream_read)
+			continue;
+		if (!st->stream || !busy)
+			poll = true;
 		/* Oldest first: the streams' windows after it are due later. */
-		if (!gd->lone)
+		if (!gd->lone && !gd->stream_reads)
 			break;
 	}
-	/* Look at the submitter again soon. */
-	if (next != KTIME_MAX && (gd->lone || !busy))
+	/* Look at the submitters again soon. */
+	if (next != KTIME_MAX && poll)
 		next = min(next, ktime_add_us(now, FANRAID_R6_GATHER_POLL_USEC));
 	return next;
 }
@@ -680,14 +733,41 @@ static bool fanraid_r6_parity_unsure(struct fanraid_c *fc,
  * core waits for nothing else), so nothing here runs after them. Any
  * context: a write ends from its members' completion.
  */
+/*
+ * A reader's last entry being read ended, and its bios: look again at the
+ * stream windows held back for it (fanraid_r6_reader_done()), in every
+ * domain, since a row's windows hash onto several. If those bios woke it,
+ * its task runs, and its next bios fill them; if not, nothing more is
+ * coming and they go.
+ */
+static void fanraid_r6_reader_ended(struct fanraid_r6 *r6)
+{
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < 1U << r6->gather_bits; i++) {
+		struct fanraid_r6_gather *gd = &r6->gather[i];
+
+		if (!READ_ONCE(gd->stream_reads))
+			continue;
+		spin_lock_irqsave(&gd->lock, flags);
+		fanraid_r6_arm(gd, fanraid_r6_kick(gd));
+		spin_unlock_irqrestore(&gd->lock, flags);
+	}
+}
+
 static void fanraid_r6_stripe_end(struct fanraid_r6_stripe *st,
 				  blk_status_t status)
 {
 	struct fanraid_r6_gather *gd = st->gd;
+	struct fanraid_r6 *r6 = gd->r6;
 	struct bio_list bios = st->bios;
+	atomic_t *reading = NULL;
 	unsigned long flags;
 	struct bio *bio;
 
+	if (st->read)
+		reading = fanraid_r6_reading(r6, st->submitter);
 	fanraid_r6_window_put(gd);
 	spin_lock_irqsave(&gd->lock, flags);
 	fanraid_r6_tail_forget(gd, st);
@@ -697,12 +777,15 @@ static void fanraid_r6_stripe_end(struct fanraid_r6_stripe *st,
 		WRITE_ONCE(gd->lone_writing, gd->lone_writing - 1);
 	fanraid_r6_arm(gd, fanraid_r6_kick(gd));
 	spin_unlock_irqrestore(&gd->lock, flags);
-	mempool_free(st, &gd->r6->stripe_pool);
+	mempool_free(st, &r6->stripe_pool);
 
 	while ((bio = bio_list_pop(&bios))) {
 		bio->bi_status = status;
 		bio_endio(bio);
 	}
+	/* After its bios: whether they woke the reader is the question. */
+	if (reading && atomic_dec_and_test(reading))
+		fanraid_r6_reader_ended(r6);
 }
 
 /* A write's member I/O is over: its window, pages and stream slot go back. */
@@ -1377,6 +1460,8 @@ static bool fanraid_r6_gather_bio(struct fanraid_c *fc, struct bio *bio,
 	if (!st->stream && follows == FANRAID_R6_FOLLOWS_LIVE) {
 		st->stream = true;
 		WRITE_ONCE(gd->lone, gd->lone - 1);
+		if (read)
+			WRITE_ONCE(gd->stream_reads, gd->stream_reads + 1);
 	}
 	fanraid_r6_tail_add(gd, fanraid_r6_tail_key(logical + bio_sectors(bio),
 						    read), st);

@@ -72,6 +72,12 @@ struct fr_sb;
  */
 #define FANRAID_R6_GATHER_LONE_USEC	1000
 /*
+ * A stream's partial read window waits while its reader has entries being
+ * read (see fanraid_r6_reader_done()), counted in 1 << READING_BITS
+ * buckets by thread id.
+ */
+#define FANRAID_R6_READING_BITS	6
+/*
  * For YIELD_MSEC after a writer waited (a flush, a FUA write of
  * YIELD_SECTORS at most, or a write that small sent alone beside a stream),
  * streams keep at most YIELD_WINDOWS windows at the members
@@ -247,6 +253,7 @@ struct fanraid_r6_gather {
 	unsigned int writing;		/* windows dispatched, not yet complete */
 	unsigned int lone;		/* parked windows no stream writes to */
 	unsigned int lone_writing;	/* ... and such windows being written */
+	unsigned int stream_reads;	/* parked windows a stream reads */
 	struct fanraid_r6_stripe *inline_st; /* entry its gatherer may write itself */
 	bool inline_go;			/* ... and it was dispatched */
 	/*
@@ -356,6 +363,8 @@ struct fanraid_r6 {
 	atomic_t stream_writing;	/* stream windows being written */
 	unsigned long stream_seen;	/* jiffies a stream's window last started */
 	wait_queue_head_t stream_wait;	/* for one to end while streams yield */
+	/* Read entries being read, by a hash of their submitter's thread id. */
+	atomic_t reading[1 << FANRAID_R6_READING_BITS];
 
 	/* Resync, rebuild and scrub: one pass from member sector 0 up. */
 	struct delayed_work sync_work;
