@@ -7,12 +7,29 @@
  * are the readahead cache's spinlock and, during a grow, the reshape's
  * (fanraid-reshape.c, which also allocates the old-layout twin of a write
  * without waiting). The DM core has already
- * split every bio at chunk boundaries (dm_set_target_max_io_len in the ctr).
+ * split every bio at chunk boundaries (dm_set_target_max_io_len in the ctr);
+ * RAID6 trims its writes further, to stripe windows, here.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 
 #include "fanraid.h"
+
+/*
+ * Trim a RAID6 write, or a read of a row with a lost block, to its stripe
+ * window, which is what the gatherer and the stripe cache work in; the DM
+ * core maps the rest next, in this same context. Map only: the length it
+ * shortens lives in the DM core's frame.
+ */
+static void fanraid_r6_trim(struct fanraid_c *fc, struct bio *bio,
+			    sector_t logical)
+{
+	u32 win = fr_r6_window_sectors(fc->geom.chunk_sectors);
+	u32 left = win - (logical & (win - 1));
+
+	if (bio_sectors(bio) > left)
+		dm_accept_partial_bio(bio, left);
+}
 
 /*
  * A read or write that lies inside one chunk goes to that chunk's member.
@@ -28,13 +45,18 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 	if (WARN_ON_ONCE(bio_sectors(bio) >
 			 fr_geom_chunk_remaining(&fc->geom, logical)))
 		return DM_MAPIO_KILL;
+	/* Window boundaries are the same in both layouts of a grow. */
+	if (fc->r6 && op_is_write(bio_op(bio)))
+		fanraid_r6_trim(fc, bio, logical);
 	/* A grow under way: which layout depends on how far the copy got. */
 	if (fc->rs)
 		return fanraid_reshape_map(fc, bio);
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
-		       fanraid_r6_row_lost(fc, &fc->geom, &loc)))
+		       fanraid_r6_row_lost(fc, &fc->geom, &loc))) {
+		fanraid_r6_trim(fc, bio, logical);
 		return fanraid_r6_queue(fc, bio, &loc, true);
+	}
 	/* May trim the bio to one cache segment; the start stays the same. */
 	/*
 	 * The page cache's own readahead (REQ_RAHEAD) is already windowed and

@@ -5,8 +5,9 @@
  *
  * A stripe window is one row and one aligned run of at most
  * FANRAID_R6_MAX_IO_SECTORS inside its chunks: the same member sectors on
- * every slot, so one P/Q computation covers it. The DM core has split every
- * write at that size, so each write lies in one window of one data slot.
+ * every slot, so one P/Q computation covers it. Map has trimmed every write
+ * to its window (fanraid_r6_trim()), so each lies in one window of one data
+ * slot.
  *
  * Writes to a window are gathered in one entry, as long as their pages
  * meet (fanraid_r6_stripe_find()). Once they cover every data slot over

@@ -3,8 +3,8 @@
  * fanraid RAID6 member I/O and parity: what every RAID6 path (writes,
  * degraded reads, resync, rebuild, scrub) does to an operation's pages.
  *
- * An operation covers some 4 KiB pages of one chunk window on every slot
- * (the DM core has split bios at FANRAID_R6_MAX_IO_SECTORS), is done under
+ * An operation covers some 4 KiB pages of one stripe window on every slot
+ * (a bio over more is trimmed in map, or read a window at a time), is done under
  * those pages' locks so two writes never interleave their parity updates, and
  * works on whole pages so lib/raid6 sees the same block for every slot.
  * Slots are lib/raid6's pointer order: data 0..n-3 in logical order, P at

@@ -22,35 +22,23 @@ static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 }
 
 /*
- * A read that failed at its member (fb->repair): rebuilt from the others
- * and written back.
+ * The part of @bio in one stripe window, @in_chunk sectors into its chunk
+ * of row @row: read, rebuilt where lost, and copied into the bio.
  */
-void fanraid_r6_read_work(struct work_struct *work)
+static blk_status_t fanraid_r6_read_window(struct fanraid_c *fc,
+					   struct fanraid_bio *fb,
+					   struct bio *bio, const struct fr_loc *loc,
+					   u32 in_chunk)
 {
-	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
-	struct fanraid_c *fc = fb->fc;
-	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
-	const struct fr_geom *g = fb->g;
-	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
-	u32 in_chunk = logical & (g->chunk_sectors - 1);
 	u32 skip = (in_chunk << SECTOR_SHIFT) & ~PAGE_MASK;
 	u32 npages = DIV_ROUND_UP(skip + bio->bi_iter.bi_size, PAGE_SIZE);
 	struct fanraid_r6op *op;
-	struct fr_loc loc;
 	blk_status_t status;
 
-	/* The stripe cache holds one window per slot, no more. */
-	if (WARN_ON_ONCE(npages > fr_r6_window_sectors(g->chunk_sectors) >>
-				  (PAGE_SHIFT - SECTOR_SHIFT))) {
-		bio->bi_status = BLK_STS_IOERR;
-		bio_endio(bio);
-		return;
-	}
-	fr_geom_map(g, logical, &loc);
-	op = fanraid_r6_op_get(fc, g, loc.row,
+	op = fanraid_r6_op_get(fc, fb->g, loc->row,
 			       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT), npages);
 	op->bio = bio;
-	op->target = loc.data_idx;
+	op->target = loc->data_idx;
 	op->page_skip = skip;
 
 	fanraid_r6_op_lock(op);
@@ -63,8 +51,42 @@ void fanraid_r6_read_work(struct work_struct *work)
 	status = fanraid_r6_do_read(op);
 	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
+	return status;
+}
 
+/*
+ * A read that failed at its member (fb->repair), rebuilt from the others
+ * and written back; or a read of a row with a lost block that map could
+ * not trim to its stripe window (fanraid_r6_queue()). Up to a chunk: one
+ * operation per window, since the stripe cache holds a window per slot
+ * and page locks are taken a window at a time.
+ */
+void fanraid_r6_read_work(struct work_struct *work)
+{
+	struct fanraid_bio *fb = container_of(work, struct fanraid_bio, work);
+	struct fanraid_c *fc = fb->fc;
+	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
+	const struct fr_geom *g = fb->g;
+	u32 win = fr_r6_window_sectors(g->chunk_sectors);
+	struct bvec_iter whole = bio->bi_iter;
+	blk_status_t status = BLK_STS_OK;
+	struct fr_loc loc;
+
+	fr_geom_map(g, dm_target_offset(fc->ti, bio->bi_iter.bi_sector), &loc);
+	while (bio->bi_iter.bi_size && status == BLK_STS_OK) {
+		sector_t logical = dm_target_offset(fc->ti,
+						    bio->bi_iter.bi_sector);
+		u32 in_chunk = logical & (g->chunk_sectors - 1);
+		u32 len = min_t(u32, bio->bi_iter.bi_size,
+				(win - (in_chunk & (win - 1))) << SECTOR_SHIFT);
+		struct bvec_iter rest = bio->bi_iter;
+
+		bio_advance_iter(bio, &rest, len);
+		bio->bi_iter.bi_size = len;
+		status = fanraid_r6_read_window(fc, fb, bio, &loc, in_chunk);
+		bio->bi_iter = rest;
+	}
+	bio->bi_iter = whole;
 	bio->bi_status = status;
 	bio_endio(bio);
 }
-

@@ -20,16 +20,27 @@
  * Queue a write, or a read of a row with a lost block, for the gatherer:
  * @in_map, gathered here in the submitter's context when that needs no
  * sleep. @loc is where fb->g maps it: the gatherer's domain is found from
- * its row without dividing again.
+ * its row without dividing again. Map trimmed writes to their stripe
+ * window (fanraid_r6_trim()), and reads but those it sends on during a
+ * grow and those the readahead gives back: a read over more than one
+ * window goes to the repairing reader instead, one window at a time.
  */
 int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
 		     const struct fr_loc *loc, bool in_map)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
+	u32 win = fr_r6_window_sectors(fb->g->chunk_sectors);
+	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 
 	fb->dev = loc->dev;
 	fb->fc = fc;
 	fb->handled = true;
+	if (!op_is_write(bio_op(bio)) &&
+	    bio_sectors(bio) > win - (logical & (win - 1))) {
+		INIT_WORK(&fb->work, fanraid_r6_read_work);
+		queue_work(fc->r6->wq, &fb->work);
+		return DM_MAPIO_SUBMITTED;
+	}
 	fanraid_r6_gather_queue(fc, fb, loc->row, in_map);
 	return DM_MAPIO_SUBMITTED;
 }

@@ -582,8 +582,11 @@ static int fanraid_set_target_limits(struct dm_target *ti,
 	 */
 	u32 ranged = fc->r6 ? 1 : n;
 
-	if (fc->r6)
-		max_io = min_t(u32, max_io, FANRAID_R6_MAX_IO_SECTORS);
+	/*
+	 * RAID6 too: a read of a healthy row goes to its member whole, as in
+	 * RAID0. Map trims writes and reads of a row with a lost block to
+	 * their stripe window (fanraid_r6_trim()).
+	 */
 	if (dm_set_target_max_io_len(ti, max_io)) {
 		ti->error = "Cannot set max I/O length to the chunk size";
 		return -EINVAL;
