@@ -335,6 +335,32 @@ lin_members() {
 	done
 }
 
+# lost_table MISSING...: the table line of a RAID6 over the members in
+# the array devs, each at sector $off, with those indexes given as "- -"
+# (lost); the caller sets n, len and chunk.
+# shellcheck disable=SC2154 # chunk and off: the caller's
+lost_table() {
+	local t="0 $len fanraid raid6 $chunk 0 $n" i
+	for ((i = 0; i < n; i++)); do
+		case " $* " in
+		*" $i "*) t="$t - -" ;;
+		*) t="$t ${devs[i]} $off" ;;
+		esac
+	done
+	echo "$t"
+}
+
+# survivor_reads MISSING...: sectors the members in devs other than those
+# indexes have read, from the kernel's own counters for them.
+survivor_reads() {
+	local i sum=0
+	for ((i = 0; i < n; i++)); do
+		case " $* " in *" $i "*) continue ;; esac
+		sum=$((sum + $(blk_stat "${devs[i]}" 3)))
+	done
+	echo "$sum"
+}
+
 # zero_superblocks DEV...: no fanraid superblock left on DEV (4 KiB at
 # byte 4096), so the next scenario of a group can create on its disks.
 zero_superblocks() {

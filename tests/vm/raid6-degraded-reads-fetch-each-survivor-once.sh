@@ -13,35 +13,14 @@ rows=96
 len=$((rows * (n - 2) * chunk))
 mapfile -t devs < <(nullb_create_many "$n" $(((off + rows * chunk) / 2048 + 1)))
 
-table() { # MISSING...: the table line with those members given as "- -"
-	local t="0 $len fanraid raid6 $chunk 0 $n" i
-	for ((i = 0; i < n; i++)); do
-		case " $* " in
-		*" $i "*) t="$t - -" ;;
-		*) t="$t ${devs[i]} $off" ;;
-		esac
-	done
-	echo "$t"
-}
-
-# Sectors the survivors read, from the kernel's own counters for them.
-survivor_reads() { # MISSING...
-	local i sum=0
-	for ((i = 0; i < n; i++)); do
-		case " $* " in *" $i "*) continue ;; esac
-		sum=$((sum + $(blk_stat "${devs[i]}" 3)))
-	done
-	echo "$sum"
-}
-
-dm_create fr "$(table)"
+dm_create fr "$(lost_table)"
 head -c $((len * 512)) /dev/urandom >/tmp/data
 dd if=/tmp/data of=/dev/mapper/fr bs=1M oflag=direct status=none
 dm_remove fr
 
 for lost in "3" "0 5"; do
 	# shellcheck disable=SC2086 # member indexes, one word each
-	dm_create fr "$(table $lost)"
+	dm_create fr "$(lost_table $lost)"
 	# shellcheck disable=SC2086
 	before=$(survivor_reads $lost)
 	dd if=/dev/mapper/fr iflag=direct bs=1M status=none |
