@@ -1,5 +1,5 @@
 #!/bin/bash
-# A reader 4 deep in 1 MiB requests over a degraded RAID6 of 8 members with 512 KiB chunks (rows of 3 MiB, so it begins each row before the reads ahead of it end): fio checks every block it reads back, with one and with two members lost, and the survivors' own /sys/block stat counts at most 1.15 sectors read per sector delivered (1.02-1.06 here with the host to itself, up to 1.12 beside another VM; 1.18 with two lost when a row whose windows went before the reader had covered them was read for the rebuild and again for the rest of the row).
+# A reader 4 deep in 1 MiB requests over a degraded RAID6 of 8 members with 512 KiB chunks (rows of 3 MiB, so it begins each row before the reads ahead of it end): fio checks every block it reads back, with one and with two members lost, and the survivors' own /sys/block stat counts at most 1.15 sectors read per sector delivered (1.02-1.10 here, run to run, with the host to itself or beside another VM; 1.18 with two lost when a row whose windows went before the reader had covered them was read for the rebuild and again for the rest of the row).
 # group: raid6-degraded
 # timeout: 240
 . "${0%/*}/lib.sh"
