@@ -24,8 +24,7 @@
 static void fanraid_r6_trim(struct fanraid_c *fc, struct bio *bio,
 			    sector_t logical)
 {
-	u32 win = fr_r6_window_sectors(fc->geom.chunk_sectors);
-	u32 left = win - (logical & (win - 1));
+	u32 left = fanraid_r6_window_left(&fc->geom, logical);
 
 	if (bio_sectors(bio) > left)
 		dm_accept_partial_bio(bio, left);

@@ -67,7 +67,6 @@ void fanraid_r6_read_work(struct work_struct *work)
 	struct fanraid_c *fc = fb->fc;
 	struct bio *bio = dm_bio_from_per_bio_data(fb, sizeof(*fb));
 	const struct fr_geom *g = fb->g;
-	u32 win = fr_r6_window_sectors(g->chunk_sectors);
 	struct bvec_iter whole = bio->bi_iter;
 	blk_status_t status = BLK_STS_OK;
 	struct fr_loc loc;
@@ -78,7 +77,7 @@ void fanraid_r6_read_work(struct work_struct *work)
 						    bio->bi_iter.bi_sector);
 		u32 in_chunk = logical & (g->chunk_sectors - 1);
 		u32 len = min_t(u32, bio->bi_iter.bi_size,
-				(win - (in_chunk & (win - 1))) << SECTOR_SHIFT);
+				fanraid_r6_window_left(g, logical) << SECTOR_SHIFT);
 		struct bvec_iter rest = bio->bi_iter;
 
 		bio_advance_iter(bio, &rest, len);

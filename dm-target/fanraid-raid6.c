@@ -29,14 +29,13 @@ int fanraid_r6_queue(struct fanraid_c *fc, struct bio *bio,
 		     const struct fr_loc *loc, bool in_map)
 {
 	struct fanraid_bio *fb = dm_per_bio_data(bio, sizeof(*fb));
-	u32 win = fr_r6_window_sectors(fb->g->chunk_sectors);
 	sector_t logical = dm_target_offset(fc->ti, bio->bi_iter.bi_sector);
 
 	fb->dev = loc->dev;
 	fb->fc = fc;
 	fb->handled = true;
 	if (!op_is_write(bio_op(bio)) &&
-	    bio_sectors(bio) > win - (logical & (win - 1))) {
+	    bio_sectors(bio) > fanraid_r6_window_left(fb->g, logical)) {
 		INIT_WORK(&fb->work, fanraid_r6_read_work);
 		queue_work(fc->r6->wq, &fb->work);
 		return DM_MAPIO_SUBMITTED;

@@ -449,6 +449,15 @@ int fanraid_remap(struct fanraid_c *fc, struct bio *bio, u32 dev,
 		  sector_t member_sector);
 
 /* Count @v of @k for member @d on this CPU; any context. */
+/* Sectors from @logical to the end of its RAID6 stripe window in layout @g. */
+static inline u32 fanraid_r6_window_left(const struct fr_geom *g,
+					 sector_t logical)
+{
+	u32 win = fr_r6_window_sectors(g->chunk_sectors);
+
+	return win - (logical & (win - 1));
+}
+
 static inline void fanraid_stat_add(struct fanraid_dev *d, enum fanraid_stat k,
 				    u64 v)
 {
