@@ -113,8 +113,13 @@ struct fr_sb;
 #define FANRAID_RA_STREAMS	8
 /* Ends of recent reads that continued no stream: streams being made. */
 #define FANRAID_RA_GHOSTS	256
-/* Reads in a row, after a first, before a stream counts as sequential. */
-#define FANRAID_RA_SEQ_READS	2
+/*
+ * Reads in a row, after a first, before a stream counts as sequential.
+ * Random reads meet by chance: 64 random 4 KiB reads in flight over 256 MiB
+ * chain three such meetings in about one 10 s run of 30, so it takes four;
+ * each more divides the chance by some FANRAID_RA_GHOSTS.
+ */
+#define FANRAID_RA_SEQ_READS	3
 /* Fetches one read may queue, so the map path stays short. */
 #define FANRAID_RA_MAX_FETCH	256
 #define FANRAID_RA_DEFAULT_WINDOW	4	/* stripes */
