@@ -52,7 +52,8 @@ static int fanraid_map_bio(struct fanraid_c *fc, struct bio *bio)
 		return fanraid_reshape_map(fc, bio);
 	fr_geom_map(&fc->geom, logical, &loc);
 	if (fc->r6 && (op_is_write(bio_op(bio)) ||
-		       fanraid_r6_row_lost(fc, &fc->geom, &loc))) {
+		       fanraid_r6_row_lost(fc, &fc->geom, &loc,
+					   bio_sectors(bio)))) {
 		fanraid_r6_trim(fc, bio, logical);
 		return fanraid_r6_queue(fc, bio, &loc, true);
 	}

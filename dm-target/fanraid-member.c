@@ -28,16 +28,20 @@ bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos)
 }
 
 /*
- * RAID6: is a data block of @loc's row (in layout @g) on a member that cannot be read
- * there (failed, or not rebuilt that far)? Then every read of the row goes
- * to the gatherer, not only the lost block's (fanraid_map(), and the
- * readahead cache, which fetches none of the row): the survivors read to
- * rebuild that block serve the row's other readers too, where reading them
- * straight from the members would fetch them twice.
+ * RAID6: is a data block of @loc's row (in layout @g) on a member that cannot
+ * be read there, for the @sectors from @loc on (failed, or not rebuilt that
+ * far)? Then every read of the row goes to the gatherer, not only the lost
+ * block's (fanraid_map(), and the readahead cache, which fetches none of
+ * the row): the survivors read to rebuild that block serve the row's other
+ * readers too, where reading them straight from the members would fetch
+ * them twice. The last sector decides: the rebuild stops at window edges,
+ * inside a chunk, and a read of a whole chunk that starts below it would
+ * read the rest of the rebuilt member's chunk as it is, not yet rebuilt.
  */
 bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_geom *g,
-			 const struct fr_loc *loc)
+			 const struct fr_loc *loc, sector_t sectors)
 {
+	sector_t last = loc->sector + max_t(sector_t, sectors, 1) - 1;
 	DECLARE_BITMAP(lost, FR_MAX_DEVS);
 	u32 dev;
 
@@ -49,7 +53,7 @@ bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_geom *g,
 		    dev == fr_geom_q_dev(g, loc->row))
 			continue;
 		if (fanraid_is_failed(fc, dev) ||
-		    fanraid_is_stale(fc, dev, loc->sector))
+		    fanraid_is_stale(fc, dev, last))
 			return true;
 	}
 	return false;

@@ -70,7 +70,8 @@ int fanraid_r6_map(struct fanraid_c *fc, struct bio *bio,
 
 	fr_geom_map(g, dm_target_offset(fc->ti, bio->bi_iter.bi_sector), &loc);
 	fb->g = g;
-	if (op_is_write(bio_op(bio)) || fanraid_r6_row_lost(fc, g, &loc))
+	if (op_is_write(bio_op(bio)) ||
+	    fanraid_r6_row_lost(fc, g, &loc, bio_sectors(bio)))
 		return fanraid_r6_queue(fc, bio, &loc, true);
 	fb->iter = bio->bi_iter;
 	return fanraid_remap(fc, bio, loc.dev, loc.sector);

@@ -250,7 +250,8 @@ static int fanraid_ra_fetch(struct fanraid_ra *ra, u64 index)
 		return -ENODEV;
 	fr_geom_map(&fc->geom, logical, &loc);
 	/* A row with a lost block is read by the RAID6 gatherer, all of it. */
-	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc))
+	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc,
+					  (sector_t)1 << ra->seg_shift))
 		return -ENODEV;
 	m = &ra->members[loc.dev];
 	spin_lock(&m->lock);
@@ -864,7 +865,8 @@ static void fanraid_ra_resubmit(struct fanraid_c *fc, struct bio *bio)
 	struct fr_loc loc;
 
 	fr_geom_map(&fc->geom, logical, &loc);
-	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc)) {
+	if (fc->r6 && fanraid_r6_row_lost(fc, &fc->geom, &loc,
+					  bio_sectors(bio))) {
 		fanraid_r6_queue(fc, bio, &loc, false);
 		return;
 	}

@@ -441,7 +441,7 @@ int fanraid_parse_on_off(const char *value, bool *on);
 bool fanraid_is_failed(struct fanraid_c *fc, u32 dev);
 bool fanraid_is_stale(struct fanraid_c *fc, u32 dev, sector_t pos);
 bool fanraid_r6_row_lost(struct fanraid_c *fc, const struct fr_geom *g,
-			 const struct fr_loc *loc);
+			 const struct fr_loc *loc, sector_t sectors);
 bool fanraid_member_fail(struct fanraid_c *fc, u32 dev, const char *why,
 			 int err);
 void fanraid_member_init(struct fanraid_c *fc);
