@@ -330,9 +330,14 @@ void fanraid_r6_xor_page(u8 *dst, const u8 *src)
 }
 
 /*
- * Rebuild the missing slots of page @p from the others. lib/raid6 exports
- * the two-data and data+P recoveries; the module dispatches the rest: one
- * data block from P by XOR, P or Q alone by regenerating the syndrome.
+ * Rebuild the missing slots of page @p from the others, and only those: a
+ * scrub or resync then compares the other parity as it was read. lib/raid6
+ * exports the two-data and data+P recoveries; the module dispatches the
+ * rest: one data block from P by XOR, P or Q alone by regenerating the
+ * syndrome, its other half to the scribble page. Regenerated whole, a Q
+ * whose read failed during a resync replaced the P read beside it, which
+ * then compared equal to the data and was never written: the row kept its
+ * random P.
  */
 static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 				    u32 fb)
@@ -345,6 +350,9 @@ static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 
 	if (fa >= pslot) {
 		/* Only P and/or Q lost: the data is whole. */
+		if (fb == n)
+			ptrs[fa == pslot ? qslot : pslot] =
+				page_address(op->fc->r6->scribble);
 		raid6_call.gen_syndrome(n, PAGE_SIZE, ptrs);
 	} else if (fb == qslot || fb == n) {
 		/* One data block (and maybe Q): D = P ^ the other data. */

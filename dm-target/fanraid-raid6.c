@@ -129,6 +129,11 @@ int fanraid_r6_create(struct fanraid_c *fc, char **error)
 		r = bioset_init(&r6->bs, FR_MAX_DEVS, 0, BIOSET_NEED_BVECS);
 	if (!r)
 		r = bioset_init(&r6->zero_bs, FR_MAX_DEVS, 0, 0);
+	if (!r) {
+		r6->scribble = alloc_page(GFP_KERNEL);
+		if (!r6->scribble)
+			r = -ENOMEM;
+	}
 	if (r) {
 		*error = "Cannot allocate RAID6 memory pools";
 		return r;
@@ -239,6 +244,8 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 		destroy_workqueue(r6->cont_hp_wq);
 	free_percpu(r6->cont);
 	free_percpu(r6->batch);
+	if (r6->scribble)
+		__free_page(r6->scribble);
 	bioset_exit(&r6->zero_bs);
 	bioset_exit(&r6->bs);
 	mempool_exit(&r6->stripe_pool);

@@ -324,6 +324,11 @@ struct fanraid_r6 {
 	struct bio_set bs;
 	struct bio_set zero_bs;		/* write-zeroes pieces of partial rows */
 	/*
+	 * Where the syndrome's unwanted half goes when only P or only Q is
+	 * made: written by any number at once, never read.
+	 */
+	struct page *scribble;
+	/*
 	 * Semaphores, not mutexes: a write holds its pages across its member
 	 * writes, and their completion, not the task that took them, lets go.
 	 */
