@@ -221,8 +221,11 @@ int fanraid_bitmap_write_start(struct fanraid_c *fc, u64 row)
 		return 0;
 	set_bit(r, b->want);
 	mutex_lock(&b->lock);
-	if (!test_bit(r, b->ondisk))
+	if (!test_bit(r, b->ondisk)) {
+		/* A holder whose write failed took it from want with its own. */
+		set_bit(r, b->want);
 		ret = fanraid_bitmap_flush_want(b);
+	}
 	mutex_unlock(&b->lock);
 	if (ret)
 		atomic_dec(&b->active[r]);
