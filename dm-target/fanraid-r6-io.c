@@ -149,10 +149,11 @@ static struct bio *fanraid_r6_io_bio(struct fanraid_r6op *op, u32 slot,
 
 /*
  * Send the op's pages of every slot in @slots; op->pending holds one more.
- * From map (op->nowait) every bio is had first, or none is sent and this
- * returns false: a send cut short would leave the op half at its
- * members. Otherwise one bio at a time: bios held from the pool while
- * waiting for more could empty it for good.
+ * The slots sent, and how, are left in op->io_slots and op->io_opf for
+ * fanraid_r6_io_status(). From map (op->nowait) every bio is had first, or
+ * none is sent and this returns false: a send cut short would leave the op
+ * half at its members. Otherwise one bio at a time: bios held from the
+ * pool while waiting for more could empty it for good.
  */
 static bool fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
 			       blk_opf_t opf)
@@ -163,9 +164,14 @@ static bool fanraid_r6_io_send(struct fanraid_r6op *op, unsigned long slots,
 	struct bio *bio;
 	u32 slot;
 
-	/* A slot without pages would send a member what is not there. */
+	/*
+	 * A slot without pages would send a member what is not there; its
+	 * status, not sent, would be a stale one.
+	 */
 	if (WARN_ON_ONCE(!fanraid_r6_op_holds(op, slots)))
 		slots &= op->held_slots;
+	op->io_slots = slots;
+	op->io_opf = opf;
 	bio_list_init(&ready);
 	if (nowait) {
 		for_each_set_bit(slot, &slots, g->ndevs) {
@@ -265,7 +271,7 @@ int fanraid_r6_io(struct fanraid_r6op *op, unsigned long slots, blk_opf_t opf)
 	fanraid_r6_io_send(op, slots, opf);
 	if (!atomic_dec_and_test(&op->pending))
 		wait_for_completion_io(&op->done);
-	return fanraid_r6_io_status(op, slots, opf);
+	return fanraid_r6_io_status(op, op->io_slots, opf);
 }
 
 /*
@@ -278,8 +284,6 @@ int fanraid_r6_io_async(struct fanraid_r6op *op, unsigned long slots,
 			blk_opf_t opf, void (*end_io)(struct fanraid_r6op *op))
 {
 	op->end_io = end_io;
-	op->io_slots = slots;
-	op->io_opf = opf;
 	if (!fanraid_r6_io_send(op, slots, opf))
 		return -EAGAIN;
 	fanraid_r6_io_put(op);

@@ -43,14 +43,14 @@ struct fanraid_r6op {
 	atomic_t pending;
 	struct completion done;
 	/*
-	 * Member I/O sent with fanraid_r6_io_async(): what it was, and what
-	 * runs once it all completed, instead of a waiting task.
+	 * Member I/O sent with fanraid_r6_io_async(): what runs once it all
+	 * completed, instead of a waiting task.
 	 */
 	void (*end_io)(struct fanraid_r6op *op);
 	void *private;
 	struct llist_node cont;		/* in a CPU's fanraid_r6_cont, to go on */
-	unsigned long io_slots;
-	blk_opf_t io_opf;
+	unsigned long io_slots;		/* the slots last sent */
+	blk_opf_t io_opf;		/* ... and how */
 	unsigned long held_slots;	/* member slots with pages from the cache */
 	u32 held_npages;		/* ... pages each, scratch slots too if held_scratch */
 	bool held_scratch;
