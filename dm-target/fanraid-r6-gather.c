@@ -729,12 +729,6 @@ static bool fanraid_r6_parity_unsure(struct fanraid_c *fc,
 }
 
 /*
- * The end of an entry: its room and its place in the domain go back, and
- * its bios end, last. Once they have, the table may be destroyed (the DM
- * core waits for nothing else), so nothing here runs after them. Any
- * context: a write ends from its members' completion.
- */
-/*
  * A reader's last entry being read ended, and its bios: look again at the
  * stream windows held back for it (fanraid_r6_reader_done()), in every
  * domain, since a row's windows hash onto several. If those bios woke it,
@@ -757,6 +751,14 @@ static void fanraid_r6_reader_ended(struct fanraid_r6 *r6)
 	}
 }
 
+/*
+ * The end of an entry: its room and its place in the domain go back, and
+ * its bios end, last. Once they have, the table may be destroyed (the DM
+ * core waits for nothing else), so only a read's end runs after them: it
+ * looks at the domains (fanraid_r6_reader_ended()), on one of the workers
+ * fanraid_r6_gather_exit() flushes before the domains go. Any context: a
+ * write ends from its members' completion.
+ */
 static void fanraid_r6_stripe_end(struct fanraid_r6_stripe *st,
 				  blk_status_t status)
 {
