@@ -23,11 +23,7 @@ table() { # FEATURE_WORDS
 p_member() { echo $((n - 1 - $1 % n)); }
 q_member() { echo $(((n - $1 % n) % n)); }
 verify() { # WHAT
-	local i
-	for ((i = 0; i < n; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
-	drop_caches
-	raidcalc verify "$(table 0)" >/tmp/verify.out 2>&1 ||
-		{ cat /tmp/verify.out; fail "$1: P and Q disagree with the data"; }
+	dust_verify $n "$(table 0)" "$1"
 	log "$1: $(tail -n1 /tmp/verify.out)"
 }
 

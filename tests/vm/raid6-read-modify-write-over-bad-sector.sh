@@ -53,10 +53,7 @@ dd if=/dev/mapper/fr of=/tmp/got bs=1M iflag=direct status=none ||
 	fail "reading the array failed: $(dmesg | tail -n 5)"
 cmp /tmp/ref /tmp/got || fail "the array returned different data"
 dm_remove fr
-for ((i = 0; i < n; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
-drop_caches
-raidcalc verify "$table" >/tmp/verify.out 2>&1 ||
-	{ cat /tmp/verify.out; fail "parity does not match after the writes"; }
+dust_verify $n "$table" "after the writes"
 log "bad sector on member $m at $s under a 4 KiB write: rewritten, $(tail -n1 /tmp/verify.out)"
 for ((i = 0; i < n; i++)); do dm_remove "dust$i"; done
 nullb_destroy_all
