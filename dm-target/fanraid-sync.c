@@ -239,9 +239,8 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 		 * still being made to agree) is done in the same pass: P and
 		 * Q are written afresh from the data, now whole, or the rows
 		 * the resync had not reached would stay inconsistent behind
-		 * an idle, clean-looking array. Rebuilding one parity slot
-		 * regenerates both in memory, so they are written, not
-		 * compared.
+		 * an idle, clean-looking array. Both are written whatever
+		 * was read: nothing is gained by comparing them first.
 		 */
 		if (fc->features.resync) {
 			fanraid_r6_gen(op, false);
