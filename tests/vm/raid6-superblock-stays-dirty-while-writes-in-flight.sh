@@ -38,14 +38,18 @@ assert_eq "$(fanraid_sb_state dw)" clean "state before any write"
 set_delay 3 3000
 writes_before=$(fanraid_members_sum dw $n writes)
 fio --name=held --filename=/dev/mapper/dw --rw=randwrite --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=8 --time_based --runtime=12 --randrepeat=0 \
+	--ioengine=libaio --iodepth=8 --time_based --runtime=24 --randrepeat=0 \
 	--output=/tmp/held.out &
 fio_pid=$!
 fanraid_wait_sb_state dw dirty 20 "state once writes began"
 sleep 1
 ended=$(fanraid_members_sum dw $n writes)
+# The looks take 5-15 s under TCG after fio's start: 12 s of writes
+# ended once before the last look, which then found the array clean.
 for i in $(seq 1 30); do
 	state=$(fanraid_sb_state dw)
+	kill -0 $fio_pid 2>/dev/null ||
+		fail "look $i: fio ended before the looks did (state $state)"
 	[ "$state" = dirty ] ||
 		fail "look $i: state $state while writes are in flight"
 	sleep 0.1
