@@ -504,6 +504,12 @@ data_where() {
 		awk '{ for (i = 1; i < NF; i++) { if ($i == "member") m = $(i + 1); if ($i == "sector") s = $(i + 1) } print m, s }'
 }
 
+# raidcalc_field TABLE LOGICAL FIELD: one field of raidcalc map's answer for
+# array sector LOGICAL of TABLE (member, sector, row, p_member, q_member...).
+raidcalc_field() {
+	raidcalc map -s "$2" "$1" | sed -n "s/.* $3 \([0-9]*\).*/\1/p"
+}
+
 # dust_verify N TABLE WHAT: dust0..N-1 pass every read again, and raidcalc
 # (ISA-L) finds P and Q of TABLE's members right, or the test fails naming
 # WHAT. Its summary is left in the last line of /tmp/verify.out.

@@ -18,10 +18,9 @@ done
 table() { # FEATURE_WORDS
 	echo "0 $len fanraid raid6 $chunk $1 $n$(member_pairs "${dev[@]}")"
 }
-# md's left-symmetric layout, as raidcalc draws it: P of row R on member
-# n-1-R%n, Q on the next.
-p_member() { echo $((n - 1 - $1 % n)); }
-q_member() { echo $(((n - $1 % n) % n)); }
+# Where raidcalc (ISA-L's side) puts row R's P and Q.
+p_member() { raidcalc_field "$(table 0)" $(($1 * (n - 2) * chunk)) p_member; }
+q_member() { raidcalc_field "$(table 0)" $(($1 * (n - 2) * chunk)) q_member; }
 verify() { # WHAT
 	dust_verify $n "$(table 0)" "$1"
 	log "$1: $(tail -n1 /tmp/verify.out)"

@@ -30,8 +30,8 @@ run_pass() { # ACTION
 	fail "$1 still running after 120s: $(dmsetup status fr)"
 }
 
-map_field() { # LOGICAL FIELD: a field of raidcalc map's answer
-	raidcalc map -s "$1" "$table" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"
+map_field() { # LOGICAL FIELD
+	raidcalc_field "$table" "$1" "$2"
 }
 
 # 4 KiB of random bytes at member MEMBER's data-area sector SECTOR.
