@@ -173,7 +173,6 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->wlen = 0;
 	fb->ra_sectors = 0;
 	fb->ra_gen = 0;
-	fb->repair = false;
 	fb->flush_counted = false;
 	fb->rs_epoch = 0;
 	fb->g = &fc->geom;

@@ -253,6 +253,7 @@ static int fanraid_r6_io_status(struct fanraid_r6op *op, unsigned long slots,
 					    blk_status_to_errno(status));
 		} else {
 			__set_bit(slot, &op->read_bad);
+			op->io[slot].bad_pages = GENMASK(op->npages - 1, 0);
 		}
 		__set_bit(slot, &op->missing);
 		failures++;
@@ -372,19 +373,55 @@ static void fanraid_r6_recover_page(struct fanraid_r6op *op, u32 p, u32 fa,
 	}
 }
 
-/* Rebuild every missing slot of the op; -EIO when more than two are lost. */
+/*
+ * The slots page @p cannot be had from: a slot whose read failed counts
+ * only at the pages that failed (fanraid_r6_reread_pages()).
+ */
+static unsigned long fanraid_r6_page_missing(struct fanraid_r6op *op, u32 p)
+{
+	unsigned long missing = op->missing, bad = op->missing & op->read_bad;
+	u32 slot;
+
+	for_each_set_bit(slot, &bad, op->g->ndevs)
+		if (!test_bit(p, &op->io[slot].bad_pages))
+			__clear_bit(slot, &missing);
+	return missing;
+}
+
+/* The most slots any one page of the op is missing. */
+static u32 fanraid_r6_most_missing(struct fanraid_r6op *op)
+{
+	u32 p, most = 0;
+
+	if (!(op->missing & op->read_bad))
+		return hweight_long(op->missing);
+	for (p = 0; p < op->npages; p++)
+		most = max_t(u32, most,
+			     hweight_long(fanraid_r6_page_missing(op, p)));
+	return most;
+}
+
+/*
+ * Rebuild the missing pages of every slot from the others; -EIO, with
+ * nothing changed, when a page has more than two lost.
+ */
 int fanraid_r6_recover(struct fanraid_r6op *op)
 {
 	u32 n = op->g->ndevs, fa, fb, p;
 
 	if (!op->missing)
 		return 0;
-	if (hweight_long(op->missing) > 2)
+	if (fanraid_r6_most_missing(op) > 2)
 		return -EIO;
-	fa = find_first_bit(&op->missing, n);
-	fb = find_next_bit(&op->missing, n, fa + 1);
-	for (p = 0; p < op->npages; p++)
+	for (p = 0; p < op->npages; p++) {
+		unsigned long missing = fanraid_r6_page_missing(op, p);
+
+		if (!missing)
+			continue;
+		fa = find_first_bit(&missing, n);
+		fb = find_next_bit(&missing, n, fa + 1);
 		fanraid_r6_recover_page(op, p, fa, fb);
+	}
 	return 0;
 }
 
@@ -487,22 +524,76 @@ unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
 	return want;
 }
 
-/* Read the slots the op needs; retry once per member that fails meanwhile. */
+/* Read page @p of @slot alone, and wait: whether it was read. */
+static bool fanraid_r6_page_read(struct fanraid_r6op *op, u32 slot,
+					 u32 p)
+{
+	const struct fr_geom *g = op->g;
+	struct fanraid_dev *d = &op->fc->devs[fanraid_r6_slot_dev(g, op->row, slot)];
+	struct bio *bio;
+	int r;
+
+	bio = bio_alloc_bioset(d->dm_dev->bdev, 1, REQ_OP_READ, GFP_NOIO,
+			       &op->fc->r6->bs);
+	bio->bi_iter.bi_sector = d->offset + (op->row << g->chunk_shift) +
+				 ((sector_t)(op->first_page + p) << PAGE_SECTORS_SHIFT);
+	__bio_add_page(bio, op->pages[slot][p], PAGE_SIZE, 0);
+	fanraid_stat_add(d, FANRAID_STAT_READS, 1);
+	fanraid_stat_add(d, FANRAID_STAT_READ_SECTORS, PAGE_SECTORS);
+	r = submit_bio_wait(bio);
+	bio_put(bio);
+	return !r;
+}
+
+/*
+ * Slots in @slots whose read failed, read again a page at a time: only
+ * the pages that fail again stay lost (op->io[].bad_pages), as md rebuilds
+ * only the 4 KiB stripe that failed. Rebuilt whole from parity, the pages
+ * around a bad sector took what P said, which is wrong wherever P is: a
+ * row torn by a crash above the resync point, or a P silently corrupted
+ * that a repair then "confirmed" by rewriting Q. A slot read whole again
+ * is no longer lost.
+ */
+static void fanraid_r6_reread_pages(struct fanraid_r6op *op,
+				    unsigned long slots)
+{
+	u32 slot, p;
+
+	slots &= op->read_bad & op->missing & ~fanraid_r6_failed_slots(op);
+	for_each_set_bit(slot, &slots, op->g->ndevs) {
+		unsigned long *bad = &op->io[slot].bad_pages;
+
+		for_each_set_bit(p, bad, op->npages)
+			if (fanraid_r6_page_read(op, slot, p))
+				__clear_bit(p, bad);
+		if (!*bad) {
+			__clear_bit(slot, &op->read_bad);
+			__clear_bit(slot, &op->missing);
+		}
+	}
+}
+
+/*
+ * Read the slots in @want the op does not have. A slot whose read fails is
+ * read again page by page; if pages stay lost, every other slot is read to
+ * rebuild them. Ends, since each pass that goes on adds a slot to
+ * op->missing for good.
+ */
 int fanraid_r6_read_slots(struct fanraid_r6op *op, unsigned long want)
 {
-	int tries;
-
-	for (tries = 0; tries <= 2; tries++) {
+	fanraid_r6_reread_pages(op, op->read_bad);
+	for (;;) {
 		unsigned long todo = want & ~op->missing;
 
-		if (hweight_long(op->missing) > 2)
+		if (fanraid_r6_most_missing(op) > 2)
 			return -EIO;
 		if (!fanraid_r6_io(op, todo, REQ_OP_READ))
 			return 0;
-		/* A member failed: its slot must now be rebuilt from all the others. */
+		fanraid_r6_reread_pages(op, todo);
+		if (!(todo & op->missing))
+			return 0;
 		want = GENMASK(op->g->ndevs - 1, 0);
 	}
-	return -EIO;
 }
 
 /*

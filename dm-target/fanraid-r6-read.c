@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanraid RAID6 repairing reads: a read that failed at its member, rebuilt
- * from the others and written back, in a worker, since it must wait for
- * their I/O. Reads of rows with a lost block (a failed member, or one not
- * yet rebuilt there) are gathered by window instead (fanraid-r6-gather.c);
- * reads of healthy rows never leave fanraid_map().
+ * fanraid RAID6 repairing reads: a read that failed at its member, read
+ * again, and what fails again rebuilt from the others and written back,
+ * in a worker, since it must wait for their I/O. Reads of rows with a lost
+ * block (a failed member, or one not yet rebuilt there) are gathered by
+ * window instead (fanraid-r6-gather.c); reads of healthy rows never leave
+ * fanraid_map().
  */
 #include <linux/bio.h>
 
 #include "fanraid-raid6.h"
 
+/*
+ * The op's target, read from its member, or rebuilt from the others where
+ * it is lost. A read that failed at its member is sent there again:
+ * fanraid_r6_read_slots() rebuilds only the pages that fail once more, and
+ * they are written back.
+ */
 static blk_status_t fanraid_r6_do_read(struct fanraid_r6op *op)
 {
-	/* If a member fails during the reads, every survivor is read. */
-	if (fanraid_r6_read_slots(op, fanraid_r6_survivors(op)) ||
-	    fanraid_r6_recover(op))
+	bool lost = test_bit(op->target, &op->missing);
+
+	if (fanraid_r6_read_slots(op, lost ? fanraid_r6_survivors(op) :
+					     BIT(op->target)))
+		return BLK_STS_IOERR;
+	if (test_bit(op->target, &op->missing) && fanraid_r6_recover(op))
 		return BLK_STS_IOERR;
 	fanraid_r6_copy_bio(op, op->bio, op->target, op->page_skip);
 	fanraid_r6_rewrite(op);
@@ -43,11 +53,6 @@ static blk_status_t fanraid_r6_read_window(struct fanraid_c *fc,
 
 	fanraid_r6_op_lock(op);
 	op->missing = fanraid_r6_lost_slots(op);
-	/* Its read failed at the member: rebuild it and write it back. */
-	if (fb->repair && !test_bit(op->target, &op->missing)) {
-		__set_bit(op->target, &op->missing);
-		__set_bit(op->target, &op->read_bad);
-	}
 	status = fanraid_r6_do_read(op);
 	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
@@ -55,11 +60,12 @@ static blk_status_t fanraid_r6_read_window(struct fanraid_c *fc,
 }
 
 /*
- * A read that failed at its member (fb->repair), rebuilt from the others
- * and written back; or a read of a row with a lost block that map could
- * not trim to its stripe window (fanraid_r6_queue()). Up to a chunk: one
- * operation per window, since the stripe cache holds a window per slot
- * and page locks are taken a window at a time.
+ * A read that failed at its member (fanraid_r6_queue_repair()), read
+ * again, its lost pages rebuilt and written back; or a read of a row with
+ * a lost block that map could not trim to its stripe window
+ * (fanraid_r6_queue()). Up to a chunk: one operation per window, since the
+ * stripe cache holds a window per slot and page locks are taken a window
+ * at a time.
  */
 void fanraid_r6_read_work(struct work_struct *work)
 {

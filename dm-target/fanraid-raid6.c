@@ -51,7 +51,6 @@ void fanraid_r6_queue_repair(struct fanraid_c *fc, struct bio *bio)
 
 	fb->fc = fc;
 	fb->handled = true;
-	fb->repair = true;
 	INIT_WORK(&fb->work, fanraid_r6_read_work);
 	queue_work(fc->r6->wq, &fb->work);
 }

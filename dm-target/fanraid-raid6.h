@@ -19,6 +19,8 @@ struct fanraid_r6io {
 	struct fanraid_r6op *op;
 	u32 slot;
 	blk_status_t status;
+	/* pages of the op whose read failed, while the slot is in op->read_bad */
+	unsigned long bad_pages;
 };
 
 /*

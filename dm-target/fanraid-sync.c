@@ -212,9 +212,10 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	}
 
 	/*
-	 * A read that failed on a member still in service is rebuilt from
-	 * parity and written back first, so the pass goes on and checks the
-	 * repaired window like any other.
+	 * Pages whose reads failed twice on a member still in service
+	 * (fanraid_r6_read_slots()) are rebuilt from parity and written back
+	 * first, so the pass goes on and checks the repaired window like any
+	 * other.
 	 */
 	if (op->read_bad && r6->action != FANRAID_SYNC_RECOVER) {
 		if (fanraid_r6_recover(op))

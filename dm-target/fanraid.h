@@ -426,7 +426,6 @@ struct fanraid_bio {
 	sector_t wlen;			/* 0 for reads and flushes */
 	u32 dev;			/* member the clone went to */
 	bool handled;			/* completed by fanraid itself, counted there */
-	bool repair;			/* RAID6 read that failed: rebuild and rewrite */
 	bool flush_counted;		/* in its member's flushes_inflight */
 	u32 ra_sectors;			/* counted in the readahead inflight count */
 	u32 ra_gen;			/* stream generation when counted, 0 = not */

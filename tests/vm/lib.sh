@@ -486,12 +486,13 @@ dust_bad() {
 	dmsetup message "$1" 0 enable >/dev/null
 }
 
-# dust_members N MIB: N null_blk members of MIB MiB, each behind a dm-dust
-# device dust0..dustN-1, whose paths it prints, one per line.
+# dust_members N MIB [attr=value...]: N null_blk members of MIB MiB (with
+# those null_blk attributes), each behind a dm-dust device dust0..dustN-1,
+# whose paths it prints, one per line.
 dust_members() {
 	local -a raw
 	local i
-	mapfile -t raw < <(nullb_create_many "$1" "$2")
+	mapfile -t raw < <(nullb_create_many "$@")
 	for ((i = 0; i < $1; i++)); do
 		dust_create "dust$i" "${raw[i]}"
 	done
