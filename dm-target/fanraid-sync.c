@@ -205,9 +205,21 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	if (r6->action == FANRAID_SYNC_RECOVER && !fc->features.resync)
 		want = fanraid_r6_survivors(op);
 	if (fanraid_r6_read_slots(op, want)) {
-		/* More than two lost: nothing to check against or rebuild from. */
-		if (r6->action == FANRAID_SYNC_RECOVER)
+		/*
+		 * More than two lost: nothing to check against or rebuild
+		 * from. A rebuild stops (fanraid_sync_abort()); the other
+		 * passes leave the window as it is, as md does, but say so.
+		 */
+		if (r6->action == FANRAID_SYNC_RECOVER) {
 			r = -EIO;
+			goto out;
+		}
+		atomic_inc(&r6->unreadable);
+		DMERR_LIMIT("%s: %s: row %llu, member sectors %llu-%llu: more than two blocks unreadable, left as they are",
+			    dm_table_device_name(fc->ti->table),
+			    fanraid_sync_action_name(r6->action), op->row,
+			    (unsigned long long)pos,
+			    (unsigned long long)pos + len - 1);
 		goto out;
 	}
 
@@ -394,32 +406,46 @@ static int fanraid_sync_wave(struct fanraid_c *fc, sector_t end, u32 budget,
  * of a row are lost, so that row's data is gone. The members being rebuilt
  * fail, so what they hold beyond the sync point is never read as data (I/O
  * that needs them fails with EIO instead); the log and status say which row.
+ * Returns whether a pass goes on: a rebuild that was doing a resync's work
+ * too becomes that resync from @pos, as md keeps its resync point when a
+ * recovery stops. Left idle, the array was marked clean with the rows
+ * above @pos never made to agree, and a later failure there rebuilds
+ * garbage.
  */
-static void fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
+static bool fanraid_sync_abort(struct fanraid_c *fc, sector_t pos)
 {
 	struct fanraid_r6 *r6 = fc->r6;
+	bool resync = fc->features.resync;
 	u32 dev;
 
-	DMERR("%s: rebuild stopped at row %llu (member sector %llu): more than two blocks of the row lost, its data cannot be rebuilt",
+	DMERR("%s: rebuild stopped at row %llu (member sector %llu): more than two blocks of the row lost, its data cannot be rebuilt%s",
 	      dm_table_device_name(fc->ti->table),
 	      (unsigned long long)(pos >> fc->geom.chunk_shift),
-	      (unsigned long long)pos);
+	      (unsigned long long)pos,
+	      resync ? "; the resync goes on from there" : "");
 	WRITE_ONCE(r6->lost_row, pos >> fc->geom.chunk_shift);
 	for_each_set_bit(dev, fc->rebuilding, FR_MAX_DEVS)
 		fanraid_member_fail(fc, dev, "rebuild could not finish", 0);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
-	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
+	WRITE_ONCE(r6->action, resync ? FANRAID_SYNC_RESYNC : FANRAID_SYNC_IDLE);
 	schedule_work(&fc->trigger_event);
+	return resync;
 }
 
 static void fanraid_sync_finish(struct fanraid_c *fc)
 {
 	struct fanraid_r6 *r6 = fc->r6;
+	u32 unreadable = atomic_read(&r6->unreadable);
 	DECLARE_BITMAP(rebuilt, FR_MAX_DEVS);
 
-	DMINFO("%s: %s complete%s", dm_table_device_name(fc->ti->table),
-	       fanraid_sync_action_name(r6->action),
-	       r6->action >= FANRAID_SYNC_CHECK ? ", see mismatch_cnt" : "");
+	if (unreadable)
+		DMERR("%s: %s complete, but windows left unread, more than two blocks unreadable: %u",
+		      dm_table_device_name(fc->ti->table),
+		      fanraid_sync_action_name(r6->action), unreadable);
+	else
+		DMINFO("%s: %s complete%s", dm_table_device_name(fc->ti->table),
+		       fanraid_sync_action_name(r6->action),
+		       r6->action >= FANRAID_SYNC_CHECK ? ", see mismatch_cnt" : "");
 	bitmap_copy(rebuilt, fc->rebuilding, FR_MAX_DEVS);
 	bitmap_zero(fc->rebuilding, FR_MAX_DEVS);
 	WRITE_ONCE(r6->action, FANRAID_SYNC_IDLE);
@@ -483,8 +509,9 @@ static void fanraid_sync_work(struct work_struct *work)
 			return;
 		r = fanraid_sync_wave(fc, end, batch - done, until);
 		if (r < 0) {
-			fanraid_sync_abort(fc, fc->sync_cp);
-			return;
+			if (!fanraid_sync_abort(fc, fc->sync_cp))
+				return;
+			r = 0;
 		}
 		done += r;
 	}
@@ -525,6 +552,7 @@ void fanraid_sync_init(struct fanraid_c *fc)
 
 	r6->fc = fc;
 	r6->lost_row = U64_MAX;
+	atomic_set(&r6->unreadable, 0);
 	mutex_init(&r6->sync_lock);
 	INIT_DELAYED_WORK(&r6->sync_work, fanraid_sync_work);
 	bitmap_or(fc->rebuilding, fc->features.rebuild, fc->features.readd,
@@ -606,6 +634,7 @@ int fanraid_sync_request(struct fanraid_c *fc, enum fanraid_sync_action action)
 	if (now != FANRAID_SYNC_IDLE || fc->rs)
 		return -EBUSY;
 	atomic64_set(&r6->mismatches, 0);
+	atomic_set(&r6->unreadable, 0);
 	for (i = 0; i < fc->ndevs; i++)
 		atomic64_set(&fc->devs[i].check_blamed, 0);
 	WRITE_ONCE(fc->sync_cp, 0);
