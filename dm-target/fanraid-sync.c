@@ -103,6 +103,24 @@ static unsigned long fanraid_sync_locate(struct fanraid_r6op *op, u32 p,
 }
 
 /*
+ * Data blocks in @slots of the op were rewritten by a repair: the readahead
+ * cache may hold what they said before. Dropped once the write completed,
+ * as end_io drops a bio's range, so that a fetch which read the old data
+ * is caught too (the argument is above fanraid_ra_invalidate()).
+ */
+static void fanraid_sync_forget(struct fanraid_r6op *op, unsigned long slots)
+{
+	const struct fr_geom *g = op->g;
+	u32 slot;
+
+	for_each_set_bit(slot, &slots, g->data_devs)
+		fanraid_ra_invalidate(op->fc,
+				      ((op->row * g->data_devs + slot) << g->chunk_shift) +
+				      ((sector_t)op->first_page << PAGE_SECTORS_SHIFT),
+				      (sector_t)op->npages << PAGE_SECTORS_SHIFT);
+}
+
+/*
  * Pages of P/Q that differ from what the data says; rewrites them when
  * asked. A scrub (@count) with every slot read lets the syndrome name the
  * wrong block where one block explains the difference (silent corruption
@@ -165,8 +183,10 @@ static void fanraid_sync_parity(struct fanraid_r6op *op, bool count, bool fix)
 		}
 		write |= BIT(n - 2) | BIT(n - 1);
 	}
-	if (write)
+	if (write) {
 		fanraid_r6_io(op, write & ~op->missing, REQ_OP_WRITE);
+		fanraid_sync_forget(op, write & data);
+	}
 }
 
 /* To the end of the stripe window @pos lies in: an op never crosses one. */
