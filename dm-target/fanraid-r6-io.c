@@ -237,8 +237,11 @@ static int fanraid_r6_io_status(struct fanraid_r6op *op, unsigned long slots,
 				continue;
 			/* The next flush must reach this member (flush_policy dirty). */
 			atomic_set(&fc->devs[dev].dirty, 1);
-			if (__test_and_clear_bit(slot, &op->read_bad))
+			/* Rewritten after a read error: whole again. */
+			if (__test_and_clear_bit(slot, &op->read_bad)) {
+				__clear_bit(slot, &op->missing);
 				fanraid_member_read_repaired(fc, dev);
+			}
 			continue;
 		}
 		if (atomic64_inc_return(&fc->devs[dev].errors) <
@@ -524,6 +527,9 @@ unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
 	return want;
 }
 
+/* Pages of one slot that may fail again before the rest are given up. */
+#define FANRAID_R6_REREAD_FAILURES	4
+
 /* Read page @p of @slot alone, and wait: whether it was read. */
 static bool fanraid_r6_page_read(struct fanraid_r6op *op, u32 slot,
 					 u32 p)
@@ -561,11 +567,24 @@ static void fanraid_r6_reread_pages(struct fanraid_r6op *op,
 
 	slots &= op->read_bad & op->missing & ~fanraid_r6_failed_slots(op);
 	for_each_set_bit(slot, &slots, op->g->ndevs) {
+		struct fanraid_dev *d = &op->fc->devs[fanraid_r6_slot_dev(op->g, op->row, slot)];
 		unsigned long *bad = &op->io[slot].bad_pages;
+		u32 failures = 0;
 
-		for_each_set_bit(p, bad, op->npages)
-			if (fanraid_r6_page_read(op, slot, p))
+		for_each_set_bit(p, bad, op->npages) {
+			if (fanraid_r6_page_read(op, slot, p)) {
 				__clear_bit(p, bad);
+				continue;
+			}
+			atomic64_inc(&d->errors);
+			/*
+			 * Page after page failing is a failing member, not a
+			 * bad sector: its other pages are rebuilt rather than
+			 * each waited for (a command timeout apiece).
+			 */
+			if (++failures == FANRAID_R6_REREAD_FAILURES)
+				break;
+		}
 		if (!*bad) {
 			__clear_bit(slot, &op->read_bad);
 			__clear_bit(slot, &op->missing);

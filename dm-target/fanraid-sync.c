@@ -254,7 +254,8 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 			goto out;
 		op->missing &= ~op->read_bad;
 		fanraid_r6_rewrite(op);
-		op->missing |= op->read_bad;
+		/* Not rewritten: its member failed meanwhile. */
+		op->missing |= op->read_bad | fanraid_r6_failed_slots(op);
 	}
 
 	switch (r6->action) {

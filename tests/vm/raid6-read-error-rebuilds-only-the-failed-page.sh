@@ -87,3 +87,41 @@ same_chunk $r $k "resync over a bad page in a torn row"
 dm_remove fr
 dust_verify $n "$(table 0)" "resync"
 log "resync: row $r's chunk on member $m kept beside the torn write on member $torn; $(tail -n1 /tmp/verify.out)"
+
+# 4. Degraded: member c failed, and two more members each unreadable at a
+# different page of one window. No page has more than two blocks lost, so
+# a read of c's chunk and a write across the bad pages of another row both
+# succeed; counted whole slots, three are lost (EIO).
+dm_create fr "$(table 0)"
+data_members() { # ROW: the members of its data chunks, in order
+	local k
+	for ((k = 0; k < n - 2; k++)); do field $((($1 * (n - 2) + k) * chunk)) member; done
+}
+r=12
+mapfile -t dmem < <(data_members $r)
+c=${dmem[0]} a=${dmem[1]} b=${dmem[2]}
+dust_bad "dust$a" $((r * chunk + 24))
+dust_bad "dust$b" $((r * chunk + 80))
+dmsetup message fr 0 fail "$c"
+same_chunk $r 0 "degraded read, members $a and $b bad at pages 3 and 10"
+r=13
+mapfile -t dmem < <(data_members $r)
+rest=()
+for ((k = 0; k < n - 2; k++)); do [ "${dmem[k]}" = "$c" ] || rest+=("$k"); done
+a=${dmem[${rest[0]}]} b=${dmem[${rest[1]}]} kw=${rest[2]}
+dust_bad "dust$a" $((r * chunk + 24))
+dust_bad "dust$b" $((r * chunk + 80))
+head -c 65536 /dev/urandom >/tmp/piece
+at=$(((r * (n - 2) + kw) * chunk * 512))
+dd if=/tmp/piece of=/tmp/ref bs=64K seek=$((at / 65536)) conv=notrunc status=none
+dd if=/tmp/piece of=/dev/mapper/fr bs=64K seek=$((at / 65536)) oflag=direct status=none ||
+	fail "degraded write across pages 3 and 10 of members $a and $b failed: $(dmesg | tail -n 3)"
+for ((k = 0; k < n - 2; k++)); do
+	same_chunk $r $k "row $r after the degraded write"
+done
+dm_remove fr
+for ((i = 0; i < n; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
+drop_caches
+raidcalc verify --missing "$c" "$(table 0)" >/tmp/verify.out 2>&1 ||
+	{ cat /tmp/verify.out; fail "degraded: P and Q disagree with the data"; }
+log "degraded, member $c failed: read and write over two more bad pages; $(tail -n1 /tmp/verify.out)"
