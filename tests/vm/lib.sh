@@ -511,14 +511,15 @@ raidcalc_field() {
 	raidcalc map -s "$2" "$1" | sed -n "s/.* $3 \([0-9]*\).*/\1/p"
 }
 
-# dust_verify N TABLE WHAT: dust0..N-1 pass every read again, and raidcalc
-# (ISA-L) finds P and Q of TABLE's members right, or the test fails naming
+# dust_verify N TABLE WHAT [OPTION...]: dust0..N-1 pass every read again,
+# and raidcalc (ISA-L) finds P and Q of TABLE's members right (with those
+# raidcalc verify options, e.g. --missing 1), or the test fails naming
 # WHAT. Its summary is left in the last line of /tmp/verify.out.
 dust_verify() {
 	local i
 	for ((i = 0; i < $1; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
 	drop_caches
-	raidcalc verify "$2" >/tmp/verify.out 2>&1 ||
+	raidcalc verify "${@:4}" "$2" >/tmp/verify.out 2>&1 ||
 		{ cat /tmp/verify.out; fail "$3: P and Q disagree with the data"; }
 }
 

@@ -120,8 +120,5 @@ for ((k = 0; k < n - 2; k++)); do
 	same_chunk $r $k "row $r after the degraded write"
 done
 dm_remove fr
-for ((i = 0; i < n; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
-drop_caches
-raidcalc verify --missing "$c" "$(table 0)" >/tmp/verify.out 2>&1 ||
-	{ cat /tmp/verify.out; fail "degraded: P and Q disagree with the data"; }
+dust_verify $n "$(table 0)" "degraded" --missing "$c"
 log "degraded, member $c failed: read and write over two more bad pages; $(tail -n1 /tmp/verify.out)"

@@ -41,10 +41,7 @@ log "after the pass: health $(fanraid_health fr 1), lost row $(fanraid_lost_row 
 assert_eq "$(fanraid_lost_row fr)" $stop "row the rebuild stopped at"
 assert_eq "$(fanraid_health fr 1)" D "member 1's health after the stopped rebuild"
 dm_remove fr
-for ((i = 0; i < n; i++)); do dmsetup message "dust$i" 0 disable >/dev/null; done
-drop_caches
-raidcalc verify --missing 1 "$(table 0)" >/tmp/verify.out 2>&1 ||
-	{ cat /tmp/verify.out; fail "rows above the stopped rebuild left torn"; }
+dust_verify $n "$(table 0)" "rows above the stopped rebuild" --missing 1
 log "$(tail -n1 /tmp/verify.out)"
 dmesg_since | grep -q "rebuild stopped at row $stop .*the resync goes on" ||
 	fail "the kernel log does not say the resync goes on: $(dmesg_since | tail -n 5)"
