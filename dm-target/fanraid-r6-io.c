@@ -527,9 +527,6 @@ unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
 	return want;
 }
 
-/* Pages of one slot that may fail again before the rest are given up. */
-#define FANRAID_R6_REREAD_FAILURES	4
-
 /* Read page @p of @slot alone, and wait: whether it was read. */
 static bool fanraid_r6_page_read(struct fanraid_r6op *op, u32 slot,
 					 u32 p)
@@ -569,21 +566,18 @@ static void fanraid_r6_reread_pages(struct fanraid_r6op *op,
 	for_each_set_bit(slot, &slots, op->g->ndevs) {
 		struct fanraid_dev *d = &op->fc->devs[fanraid_r6_slot_dev(op->g, op->row, slot)];
 		unsigned long *bad = &op->io[slot].bad_pages;
-		u32 failures = 0;
 
+		/*
+		 * Every page is tried, however many fail: one not tried would
+		 * be rebuilt from parity, the very error this avoids. A
+		 * member that times out page after page costs a timeout a
+		 * page, as in md, until its driver takes it offline.
+		 */
 		for_each_set_bit(p, bad, op->npages) {
-			if (fanraid_r6_page_read(op, slot, p)) {
+			if (fanraid_r6_page_read(op, slot, p))
 				__clear_bit(p, bad);
-				continue;
-			}
-			atomic64_inc(&d->errors);
-			/*
-			 * Page after page failing is a failing member, not a
-			 * bad sector: its other pages are rebuilt rather than
-			 * each waited for (a command timeout apiece).
-			 */
-			if (++failures == FANRAID_R6_REREAD_FAILURES)
-				break;
+			else
+				atomic64_inc(&d->errors);
 		}
 		if (!*bad) {
 			__clear_bit(slot, &op->read_bad);

@@ -35,7 +35,7 @@ ref_chunk() { dd if=/tmp/ref bs=128K skip=$(($1 * (n - 2) + $2)) count=1 status=
 same_chunk() { # ROW K WHAT
 	drop_caches
 	cmp <(chunk_of "$1" "$2") <(ref_chunk "$1" "$2") >/tmp/cmp.out 2>&1 ||
-		fail "$3: $(cat /tmp/cmp.out) (the bad page is at byte 12288, page 10 at 40960)"
+		fail "$3: $(cat /tmp/cmp.out) (bad pages from byte 12288, page 10 at 40960)"
 }
 
 # Row R's data chunk K: a bad page 3 on its member, P wrong at page 10.
@@ -73,17 +73,18 @@ log "repair: P's member $pm blamed, data kept; $(tail -n1 /tmp/verify.out)"
 
 # 3. A resync after a crash: another data chunk of row 9 took a write at
 # page 10 that P and Q never saw (a torn write), and the chunk under test
-# has a bad page 3. Only page 3 may come from the stale P.
+# has bad pages 3 to 7. Only those may come from the stale P, however
+# many there are.
 r=9 k=0 other=2
 logical=$(((r * (n - 2) + k) * chunk))
 m=$(field $logical member)
 torn=$(field $(((r * (n - 2) + other) * chunk)) member)
-dust_bad "dust$m" $((r * chunk + 24))
+for p in 3 4 5 6 7; do dust_bad "dust$m" $((r * chunk + p * 8)); done
 scribble "$torn" $((r * chunk + 80))
 dm_create fr "$(table "1 resync")"
 fanraid_wait_idle fr 120
 assert_eq "$(dust_count "dust$m")" 0 "member $m's bad page left after the resync"
-same_chunk $r $k "resync over a bad page in a torn row"
+same_chunk $r $k "resync over five bad pages in a torn row"
 dm_remove fr
 dust_verify $n "$(table 0)" "resync"
 log "resync: row $r's chunk on member $m kept beside the torn write on member $torn; $(tail -n1 /tmp/verify.out)"
