@@ -3,8 +3,10 @@
  * fanraid RAID6 entry: hands writes and the reads of rows with a lost
  * block to the gatherer (fanraid-r6-gather.c), reads that failed at their
  * member to the repairing reader (fanraid-r6-read.c), and builds and
- * tears down the RAID6 state: the stripe cache, the pools, the workers
- * and the sync pass.
+ * tears down the RAID6 state: the stripe cache, the pools and the workers.
+ * It calls nothing of the sync pass (fanraid-sync.c), which the table
+ * starts and stops: the pass drops what a repair rewrote from the
+ * readahead cache, and the readahead hands reads back to this file.
  *
  * Layering (R22), bottom up: the stripe cache (fanraid-r6-cache.c), member
  * I/O and parity (fanraid-r6-io.c), the paths (gather, read, sync), and
@@ -226,8 +228,6 @@ void fanraid_r6_destroy(struct fanraid_c *fc)
 
 	if (!r6)
 		return;
-	if (r6->fc)
-		fanraid_sync_presuspend(fc);
 	if (r6->wq)
 		destroy_workqueue(r6->wq);
 	if (r6->small_wq)

@@ -752,6 +752,13 @@ void fanraid_dtr(struct dm_target *ti)
 
 	if (!fc)
 		return;
+	/*
+	 * A table that went live was suspended first, which stopped the sync
+	 * pass; this makes sure of it before the bitmap, superblock and
+	 * readahead state the pass uses go.
+	 */
+	if (fc->r6 && fc->r6->fc)
+		fanraid_sync_presuspend(fc);
 	/* It reaches into the superblock state, which goes next. */
 	flush_work(&fc->trigger_event);
 	fanraid_reshape_destroy(fc);
