@@ -528,8 +528,7 @@ unsigned long fanraid_r6_survivors(struct fanraid_r6op *op)
 }
 
 /* Read page @p of @slot alone, and wait: whether it was read. */
-static bool fanraid_r6_page_read(struct fanraid_r6op *op, u32 slot,
-					 u32 p)
+static bool fanraid_r6_page_read(struct fanraid_r6op *op, u32 slot, u32 p)
 {
 	const struct fr_geom *g = op->g;
 	struct fanraid_dev *d = &op->fc->devs[fanraid_r6_slot_dev(g, op->row, slot)];

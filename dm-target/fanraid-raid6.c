@@ -9,8 +9,8 @@
  * readahead cache, and the readahead hands reads back to this file.
  *
  * Layering (R22), bottom up: the stripe cache (fanraid-r6-cache.c), member
- * I/O and parity (fanraid-r6-io.c), the paths (gather, read, sync), and
- * this file; no file calls one above it.
+ * I/O and parity (fanraid-r6-io.c), the paths (gather, discard, read),
+ * this file, then the sync pass; no file calls one above it.
  */
 #include <linux/bio.h>
 #include <linux/mempool.h>
