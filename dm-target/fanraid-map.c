@@ -176,6 +176,16 @@ int fanraid_map(struct dm_target *ti, struct bio *bio)
 	fb->flush_counted = false;
 	fb->rs_epoch = 0;
 	fb->g = &fc->geom;
+	/*
+	 * REQ_NOWAIT ends here: map itself never sleeps (DM_TARGET_NOWAIT),
+	 * but a member with no free tag would end the clone BLK_STS_AGAIN,
+	 * and io_uring issues a request again only when it fails in the
+	 * submitting task. The DM core completes a bio it split when the last
+	 * piece ends, often in a member's interrupt, so the reader would get
+	 * -EAGAIN (dm-stripe's readers do on 6.1). The submitter waits for
+	 * the member's tag instead, as a libaio submitter does.
+	 */
+	bio->bi_opf &= ~REQ_NOWAIT;
 	if (fc->r6) {
 		this_cpu_inc(*fc->r6->mapped);
 		if (unlikely(bio->bi_opf & (REQ_PREFLUSH | REQ_FUA)) &&

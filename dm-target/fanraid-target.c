@@ -75,6 +75,11 @@ static struct target_type fanraid_target = {
 	 * 1.8.0: reshape on RAID6, its progress recorded by the kernel
 	 */
 	.version = {1, 8, 0},
+	/*
+	 * map never sleeps (fanraid-map.c): io_uring submits here from its
+	 * own task instead of handing every request to an io-wq worker.
+	 */
+	.features = DM_TARGET_NOWAIT,
 	.module = THIS_MODULE,
 	.ctr = fanraid_ctr,
 	.dtr = fanraid_dtr,
