@@ -198,23 +198,23 @@ static u32 fanraid_sync_window_len(const struct fr_geom *g, sector_t pos)
 }
 
 /*
- * One window at member sector @pos; returns its length in sectors, or
- * -EIO when a rebuild finds too few members left to rebuild from.
+ * @npages pages of one window from member sector @pos, as one operation.
+ * Returns 0; -EIO when a rebuild finds too few members left to rebuild
+ * from; -ENODATA when another pass finds more than two blocks of some
+ * page unreadable, and has left every page as it was.
  */
-static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
+static int fanraid_sync_pages(struct fanraid_c *fc, sector_t pos, u32 npages)
 {
 	const struct fr_geom *g = &fc->geom;
 	struct fanraid_r6 *r6 = fc->r6;
 	u32 in_chunk = pos & (g->chunk_sectors - 1);
-	u32 len = fanraid_sync_window_len(g, pos);
 	u32 n = g->ndevs, slot;
 	unsigned long rebuild = 0, want = GENMASK(n - 1, 0);
 	struct fanraid_r6op *op;
-	int r = len;
+	int r = 0;
 
 	op = fanraid_r6_op_get_scratch(fc, g, pos >> g->chunk_shift,
-				       in_chunk >> (PAGE_SHIFT - SECTOR_SHIFT),
-				       len >> (PAGE_SHIFT - SECTOR_SHIFT));
+				       in_chunk >> PAGE_SECTORS_SHIFT, npages);
 	fanraid_r6_op_lock(op);
 	op->missing = fanraid_r6_lost_slots(op);
 	/*
@@ -227,19 +227,9 @@ static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
 	if (fanraid_r6_read_slots(op, want)) {
 		/*
 		 * More than two lost: nothing to check against or rebuild
-		 * from. A rebuild stops (fanraid_sync_abort()); the other
-		 * passes leave the window as it is, as md does, but say so.
+		 * from. A rebuild stops (fanraid_sync_abort()).
 		 */
-		if (r6->action == FANRAID_SYNC_RECOVER) {
-			r = -EIO;
-			goto out;
-		}
-		atomic_inc(&r6->unreadable);
-		DMERR_LIMIT("%s: %s: row %llu, member sectors %llu-%llu: more than two blocks unreadable, left as they are",
-			    dm_table_device_name(fc->ti->table),
-			    fanraid_sync_action_name(r6->action), op->row,
-			    (unsigned long long)pos,
-			    (unsigned long long)pos + len - 1);
+		r = r6->action == FANRAID_SYNC_RECOVER ? -EIO : -ENODATA;
 		goto out;
 	}
 
@@ -300,6 +290,38 @@ out:
 	fanraid_r6_op_unlock(op);
 	fanraid_r6_op_put(op);
 	return r;
+}
+
+/*
+ * One window at member sector @pos; returns its length in sectors, or
+ * -EIO when a rebuild finds too few members left to rebuild from. A
+ * window with more than two blocks unreadable at some page is done again
+ * a page at a time, as md works in 4 KiB stripes: the pages beside that
+ * one are still resynced, checked or repaired, and only it is left as it
+ * is, logged and counted.
+ */
+static int fanraid_sync_window(struct fanraid_c *fc, sector_t pos)
+{
+	u32 len = fanraid_sync_window_len(&fc->geom, pos);
+	int r = fanraid_sync_pages(fc, pos, len >> PAGE_SECTORS_SHIFT);
+	u32 s;
+
+	for (s = 0; r == -ENODATA && s < len; s += PAGE_SECTORS) {
+		int rp = fanraid_sync_pages(fc, pos + s, 1);
+
+		if (rp == -EIO)
+			return rp;
+		if (rp != -ENODATA)
+			continue;
+		atomic_inc(&fc->r6->unreadable);
+		DMERR_LIMIT("%s: %s: row %llu, member sectors %llu-%llu: more than two blocks unreadable, left as they are",
+			    dm_table_device_name(fc->ti->table),
+			    fanraid_sync_action_name(fc->r6->action),
+			    (unsigned long long)(pos >> fc->geom.chunk_shift),
+			    (unsigned long long)(pos + s),
+			    (unsigned long long)(pos + s + PAGE_SECTORS - 1));
+	}
+	return r && r != -ENODATA ? r : len;
 }
 
 struct fanraid_sync_item {
@@ -460,7 +482,7 @@ static void fanraid_sync_finish(struct fanraid_c *fc)
 	DECLARE_BITMAP(rebuilt, FR_MAX_DEVS);
 
 	if (unreadable)
-		DMERR("%s: %s complete, but windows left unread, more than two blocks unreadable: %u",
+		DMERR("%s: %s complete, but pages left as they were, more than two blocks unreadable: %u",
 		      dm_table_device_name(fc->ti->table),
 		      fanraid_sync_action_name(r6->action), unreadable);
 	else

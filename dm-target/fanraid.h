@@ -383,7 +383,7 @@ struct fanraid_r6 {
 	struct mutex sync_lock;		/* sync_stop against a racing "idle" */
 	bool sync_partial;		/* the pass skips regions the bitmap holds clear */
 	atomic64_t mismatches;		/* sectors of P/Q found wrong by check/repair */
-	atomic_t unreadable;		/* windows the pass could not read enough of */
+	atomic_t unreadable;		/* pages the pass could not read enough of */
 	u64 lost_row;			/* where the last rebuild stopped, data lost; U64_MAX none */
 	unsigned long __percpu *mapped;	/* bios mapped, for the pass to yield to */
 	unsigned long sync_mapped;	/* ... their sum when the pass last looked */

@@ -47,5 +47,5 @@ dmesg_since | grep -q "rebuild stopped at row $stop .*the resync goes on" ||
 	fail "the kernel log does not say the resync goes on: $(dmesg_since | tail -n 5)"
 dmesg_since | grep -q "resync: row $stop, member sectors .* unreadable" ||
 	fail "the kernel log does not name row $stop as unreadable to the resync"
-dmesg_since | grep -q "resync complete, but windows left unread, more than two blocks unreadable: 1$" ||
+dmesg_since | grep -q "resync complete, but pages left as they were, more than two blocks unreadable: 1$" ||
 	fail "the resync's end does not count the window it left: $(dmesg_since | tail -n 5)"
