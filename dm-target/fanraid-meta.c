@@ -181,7 +181,14 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 	fanraid_meta_targets(m, devs);
 	if (bitmap_empty(devs, FR_MAX_DEVS))
 		return -EIO;
-	fanraid_meta_refresh(m, find_first_bit(devs, FR_MAX_DEVS));
+	/*
+	 * Not from a member being rebuilt or re-added: until this table's
+	 * first update it holds its old block, whose failed mask may name a
+	 * member that is in sync now, and which would be recorded failed.
+	 */
+	bitmap_andnot(mask, devs, fc->rebuilding, FR_MAX_DEVS);
+	if (!bitmap_empty(mask, FR_MAX_DEVS))
+		fanraid_meta_refresh(m, find_first_bit(mask, FR_MAX_DEVS));
 	if (rebuilt)
 		bitmap_andnot(m->disk_failed, m->disk_failed, rebuilt,
 			      FR_MAX_DEVS);
