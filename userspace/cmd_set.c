@@ -309,13 +309,15 @@ static int record(const char *name, const struct fr_table *t,
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
 	/*
-	 * A raid6 grow records its position from the kernel at any moment: a
-	 * block read before one of those updates and written after it would
-	 * take the position back, below rows already overwritten. Suspended,
-	 * the table writes nothing (and its copy waits) until the blocks,
-	 * read then, are written.
+	 * The kernel updates a raid6 array's blocks at any moment: dirty at
+	 * the first write, a member's failure before the writes that skip it
+	 * complete, a grow's position. A block read before such an update and
+	 * written after it would take it back: clean under writes in flight,
+	 * a failed member in sync again, a grow below rows already
+	 * overwritten. Suspended, the table writes nothing (and its writes
+	 * and copy wait) until the blocks, read then, are written.
 	 */
-	bool quiet = t->reshape && t->superblock;
+	bool quiet = t->superblock;
 	uint32_t i, present = 0;
 	int opened, ret;
 
