@@ -187,7 +187,7 @@ load_entry() { # LINE
 	   [chunk]=1024 [features]=- [requires]=- [logs]=0 [amp]=0 [ra_kb]=-
 	   [mkfs]=- [fresh]=0 [cache]=0 [flush_ms]=0 [fail]=0 [jobs]=1 [once]=0
 	   [layout]=0 [share]=- [bitmap]=64M [resync_pct]=1
-	   [completion_ns]=2000000 [perf]=0 [load]=0)
+	   [completion_ns]=2000000 [perf]=0 [load]=0 [engine]=libaio)
 	for kv in $1; do
 		S[${kv%%=*}]=${kv#*=}
 	done
@@ -715,6 +715,7 @@ run_one() { # LAYER N
 	# bs=stripe: one full RAID6 stripe, (N-2) data chunks.
 	[ "${S[bs]}" = stripe ] && BENCH_BS=$(((n - 2) * S[chunk] * 512))
 	export BENCH_DIRECT=${S[direct]} BENCH_RUNTIME=${S[runtime]} BENCH_RAMP=${S[ramp]}
+	export BENCH_ENGINE=${S[engine]}
 	export BENCH_LOG=$out/$rel BENCH_JOBS=$jobs
 	BENCH_TIME_BASED=1
 	[ "${S[once]}" = 1 ] && BENCH_TIME_BASED=0
@@ -805,6 +806,7 @@ run_one() { # LAYER N
 		echo "job=${S[job]}"
 		echo "fs=${S[fs]}"
 		echo "bs=${S[bs]}"
+		echo "engine=${S[engine]}"
 		echo "bs_bytes=$BENCH_BS"
 		echo "qd=${S[qd]}"
 		echo "direct=${S[direct]}"
