@@ -134,22 +134,8 @@ int fr_plan_create(const struct fr_member *m, uint32_t n, uint32_t level,
 	return 0;
 }
 
-/*
- * Whether a member's block is at most one update behind the reference
- * @rsb. Updates reach the members one by one (the tool) or in parallel
- * (the kernel), and a crash may cut one short, leaving some a step behind;
- * they missed no data, since a member that misses writes is in the failed
- * mask first. md's assembly allows the same margin, and so does the
- * kernel (fanraid_meta_stale()).
- */
-bool fr_sb_fresh(const struct fr_sb *rsb, const struct fr_sb *sb)
-{
-	return sb->events + 1 >= rsb->events;
-}
-
 /* Which superblock field two members disagree on, or NULL. */
-static const char *sb_geometry_differs(const struct fr_sb *a,
-				       const struct fr_sb *b)
+static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
 {
 	if (a->level != b->level)
 		return "level";
@@ -161,19 +147,6 @@ static const char *sb_geometry_differs(const struct fr_sb *a,
 		return "member data size";
 	if (a->array_sectors != b->array_sectors)
 		return "array size";
-	return NULL;
-}
-
-/*
- * The same, and the settings, which a member one update behind may still
- * have from before that update (fanraid set): then only the geometry.
- */
-static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
-{
-	const char *field = sb_geometry_differs(a, b);
-
-	if (field || a->events != b->events)
-		return field;
 	if (a->flush_policy != b->flush_policy)
 		return "flush policy";
 	if (strcmp(a->name, b->name))
@@ -289,14 +262,15 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			slots[s] = &m[i];
 			continue;
 		}
-		if (rsb->level == FR_LEVEL_RAID0 && !fr_sb_fresh(rsb, &m[i].sb))
+		if (rsb->level == FR_LEVEL_RAID0 &&
+		    m[i].sb.events != rsb->events)
 			return fail(err, len,
 				    "%s: stale member: events %llu, but %s has %llu",
 				    m[i].path,
 				    (unsigned long long)m[i].sb.events,
 				    ref->path,
 				    (unsigned long long)rsb->events);
-		if (!fr_sb_fresh(rsb, &m[i].sb) || rsb->failed_mask >> s & 1)
+		if (m[i].sb.events != rsb->events || rsb->failed_mask >> s & 1)
 			continue;
 		if (slots[s])
 			return fail(err, len, "%s: slot %u is also claimed by %s",

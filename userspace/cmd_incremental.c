@@ -31,7 +31,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "cli.h"
 #include "config.h"
 #include "dm.h"
@@ -169,8 +168,8 @@ static int recorded(const struct incr *in, char (*paths)[FR_PATH_MAX],
 
 /*
  * Complete: every slot the newest superblock does not list as failed is
- * held by a member at most one update behind it (fr_sb_fresh()). Returns
- * how many are still wanted.
+ * held by a member at that superblock's events. Returns how many are
+ * still wanted.
  */
 static uint32_t still_wanted(const struct fr_sb *sbs, int n)
 {
@@ -182,7 +181,7 @@ static uint32_t still_wanted(const struct fr_sb *sbs, int n)
 		if (sbs[i].events > newest->events)
 			newest = &sbs[i];
 	for (i = 0; i < n; i++)
-		if (fr_sb_fresh(newest, &sbs[i]))
+		if (sbs[i].events == newest->events)
 			have |= 1ull << sbs[i].slot;
 	have |= newest->failed_mask;
 	return newest->ndevs - (uint32_t)__builtin_popcountll(

@@ -67,9 +67,7 @@ void fr_dm_uuid(const uint8_t *uuid, char *out, size_t len)
 
 /*
  * Table for members in slot order, NULL for a missing one; geometry and
- * settings from the newest member present (fr_array_order made the
- * geometry agree; one a step behind may have the settings from before a
- * fanraid set that a crash cut short).
+ * policy from the first member present (fr_array_order made them agree).
  */
 void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 			   struct fr_table *t)
@@ -77,8 +75,8 @@ void fr_table_from_members(struct fr_member *const *slots, uint32_t n,
 	const struct fr_sb *sb = NULL;
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		if (slots[i] && (!sb || slots[i]->sb.events > sb->events))
+	for (i = 0; i < n && !sb; i++)
+		if (slots[i])
 			sb = &slots[i]->sb;
 	memset(t, 0, sizeof(*t));
 	t->level = sb->level;
@@ -123,21 +121,15 @@ int fr_members_write(struct fr_member *const *slots, uint32_t n,
 		     uint32_t set, uint32_t clear, uint64_t fail_set,
 		     uint64_t fail_clear)
 {
-	uint64_t events = 0;
 	int ret = 0, err;
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		if (slots[i] && slots[i]->fd >= 0 && slots[i]->sb.events > events)
-			events = slots[i]->sb.events;
 	for (i = 0; i < n; i++) {
 		struct fr_sb sb;
 
 		if (!slots[i] || slots[i]->fd < 0)
 			continue;
 		sb = slots[i]->sb;
-		/* A member a crash left a step behind (fr_sb_fresh()) catches up. */
-		sb.events = events;
 		sb.failed_mask = (sb.failed_mask | fail_set) & ~fail_clear;
 		/* DEGRADED summarises the mask, whatever the caller asked */
 		fr_sb_touch(&sb, sb.failed_mask ? set | FR_SB_STATE_DEGRADED :

@@ -243,7 +243,7 @@ static void test_order_leaves_out_stale_raid6_member(void **state)
 
 	/* the freshest member is the reference even when listed last */
 	t_array(m, 5, FR_LEVEL_RAID6);
-	m[0].sb.events = m[1].sb.events = m[2].sb.events = 5;
+	m[0].sb.events = m[1].sb.events = m[2].sb.events = 6;
 	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
 					sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "3 of 5 members missing, stale or failed"));
@@ -257,51 +257,6 @@ static void test_order_leaves_out_stale_raid6_member(void **state)
 	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
 					sizeof(err)), 0);
 	assert_null(slots[2]);
-}
-
-/*
- * A crash that cuts an update short leaves members one event behind: they
- * are in sync (md's event margin), with the settings of the newest block
- * winning; a member its peers marked failed still stays out.
- */
-static void test_order_takes_members_one_update_behind(void **state)
-{
-	struct fr_member m[5], *slots[FR_MAX_DEVS];
-	char err[FR_ERR_MAX];
-	uint32_t i;
-
-	(void)state;
-	t_array(m, 3, FR_LEVEL_RAID0);
-	m[1].sb.events = 6;
-	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
-					sizeof(err)), 0);
-	for (i = 0; i < 3; i++)
-		assert_ptr_equal(slots[i], &m[i]);
-
-	/* three of five behind: all in, where the strict rule lost three */
-	t_array(m, 5, FR_LEVEL_RAID6);
-	m[0].sb.events = m[2].sb.events = m[4].sb.events = 6;
-	m[0].sb.flush_policy = FR_FLUSH_DROP;	/* before a cut "set" */
-	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
-					sizeof(err)), 0);
-	for (i = 0; i < 5; i++)
-		assert_ptr_equal(slots[i], &m[i]);
-
-	/* the settings must agree among members at the same events */
-	m[0].sb.events = 7;
-	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
-					sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "flush policy"));
-
-	/* one behind, but marked failed by the newest block: out */
-	t_array(m, 5, FR_LEVEL_RAID6);
-	m[3].sb.events = 6;
-	for (i = 0; i < 5; i++)
-		if (i != 3)
-			m[i].sb.failed_mask = 1u << 3;
-	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
-					sizeof(err)), 0);
-	assert_null(slots[3]);
 }
 
 static void test_order_refuses_duplicates(void **state)
@@ -372,7 +327,6 @@ int main(void)
 		cmocka_unit_test(test_order_refuses_stale_member),
 		cmocka_unit_test(test_order_refuses_missing_member),
 		cmocka_unit_test(test_order_leaves_out_stale_raid6_member),
-		cmocka_unit_test(test_order_takes_members_one_update_behind),
 		cmocka_unit_test(test_order_refuses_duplicates),
 		cmocka_unit_test(test_order_refuses_disagreeing_and_unreadable),
 		cmocka_unit_test(test_order_refuses_failed_raid0_member),
