@@ -182,11 +182,17 @@ static int fanraid_meta_update(struct fanraid_meta *m, u32 state,
 	if (bitmap_empty(devs, FR_MAX_DEVS))
 		return -EIO;
 	/*
-	 * Not from a member being rebuilt or re-added: until this table's
-	 * first update it holds its old block, whose failed mask may name a
-	 * member that is in sync now, and which would be recorded failed.
+	 * Not from a member being rebuilt or re-added, nor from one whose
+	 * recovery just ended (@rebuilt: the pass has cleared it from
+	 * rebuilding): until this table's first update it holds its old
+	 * block, whose failed mask may name a member that is in sync now,
+	 * which would be recorded failed, and whose settings are old. After
+	 * an assembly that re-adds a member the array is dirty from the
+	 * start, so that first update may be the one at the recovery's end.
 	 */
 	bitmap_andnot(mask, devs, fc->rebuilding, FR_MAX_DEVS);
+	if (rebuilt)
+		bitmap_andnot(mask, mask, rebuilt, FR_MAX_DEVS);
 	if (!bitmap_empty(mask, FR_MAX_DEVS))
 		fanraid_meta_refresh(m, find_first_bit(mask, FR_MAX_DEVS));
 	if (rebuilt)
