@@ -315,17 +315,122 @@ out_close:
 	return rc;
 }
 
+/*
+ * Puts @nm (checked, open) in dead slot @slot and starts its rebuild. The
+ * kernel updates the blocks at any moment while the table is live: a
+ * member it fails is recorded on its peers before the writes that skipped
+ * it complete. Blocks read before such an update and written after it
+ * would take the failure back, and the new table would load that member
+ * as in sync with the writes it missed. Suspended, the table writes
+ * nothing; so health and blocks are read after the suspend, written, and
+ * the new table loaded before the resume.
+ */
+static int cold_replace(const char *name, uint32_t slot, struct fr_member *nm,
+			struct fr_table *t, uint64_t len, const uint8_t *uuid)
+{
+	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
+	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	const struct fr_sb *tmpl = NULL;
+	struct fr_dm_target info;
+	struct fr_status st;
+	struct fr_sb sb;
+	uint32_t i;
+	int ret, rc = FR_EXIT_FAIL;
+
+	ret = fr_dm_suspend(name);
+	if (ret) {
+		fr_err("%s: suspending failed: %s; nothing changed", name,
+		       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	fr_members_from_table(t, uuid, FR_OPEN_SHARED, m, paths);
+	ret = fr_dm_status(name, FR_DM_INFO, &info);
+	if (ret || fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
+		fr_err("%s: cannot read member health", name);
+		goto out;
+	}
+	if (st.health[slot] != 'D') {
+		fr_err("%s: slot %u is no longer failed (health %c); nothing changed",
+		       name, slot, st.health[slot]);
+		goto out;
+	}
+	for (i = 0; i < t->ndevs; i++) {
+		slots[i] = st.health[i] == 'A' ? &m[i] : NULL;
+		if (slots[i] && m[i].fd >= 0 && !tmpl)
+			tmpl = &m[i].sb;
+	}
+	if (!tmpl) {
+		fr_err("%s: no healthy member's superblock could be read", name);
+		goto out;
+	}
+
+	/* the old table's finished work is not redone: keep only what still runs */
+	t->devs[slot].missing = false;
+	t->devs[slot].major = major(nm->rdev);
+	t->devs[slot].minor = minor(nm->rdev);
+	t->devs[slot].offset = tmpl->data_offset;
+	t->rebuild_mask = 1ull << slot;
+	for (i = 0; i < t->ndevs; i++) {
+		if (st.health[i] != 'a')
+			t->readd_mask &= ~(1ull << i);
+		else if (!(t->readd_mask >> i & 1))
+			t->rebuild_mask |= 1ull << i;
+	}
+	t->readd_mask &= ~(1ull << slot);
+	t->resync = t->resync && !strcmp(st.action, "resync");
+	if (fr_table_build(t, params, sizeof(params))) {
+		fr_err("%s: cannot replace slot %u: more than two members would be missing or rebuilding",
+		       name, slot);
+		goto out;
+	}
+	if (fr_dm_check_version(t))
+		goto out;
+
+	sb = *tmpl;
+	sb.slot = slot;
+	fr_uuid_generate(sb.member_uuid);
+	/* a crash mid-rebuild must never let it back in as a re-add */
+	sb.state |= FR_SB_STATE_REBUILDING;
+	nm->sb = sb;
+	slots[slot] = nm;
+	/* every writer lands on the same events; the new slot stays failed until in sync */
+	if (fr_members_write(slots, t->ndevs, FR_SB_STATE_DIRTY, 0,
+			     1ull << slot, 0))
+		goto out;
+	fr_member_close(nm);
+	ret = fr_dm_reload(name, len, params);
+	if (ret) {
+		fr_err("%s: loading table '%s' failed: %s (see dmesg); the old table goes on",
+		       name, params, strerror(-ret));
+		goto out;
+	}
+	rc = FR_EXIT_OK;
+out:
+	for (i = 0; i < t->ndevs; i++)
+		fr_member_close(&m[i]);
+	/* with a table loaded, this swaps it in */
+	ret = fr_dm_resume(name);
+	if (ret) {
+		fr_err("%s: resuming failed: %s (the array is left suspended: dmsetup resume %s)",
+		       name, strerror(-ret), name);
+		return FR_EXIT_FAIL;
+	}
+	if (rc == FR_EXIT_OK)
+		printf("%s: slot %u is now %s; rebuilding in the background (fanraid status %s)\n",
+		       name, slot, nm->path, name);
+	return rc;
+}
+
 int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 		    unsigned int flags)
 {
-	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
-	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS], nm;
+	char paths[FR_MAX_DEVS][FR_PATH_MAX];
+	struct fr_member m[FR_MAX_DEVS], nm;
 	const struct fr_sb *tmpl = NULL;
 	uint8_t uuid[FR_UUID_LEN];
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table t;
-	struct fr_sb sb;
 	struct stat sst;
 	uint64_t len;
 	uint32_t i;
@@ -369,12 +474,11 @@ int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 			return FR_EXIT_FAIL;
 		}
 
+	/* the static fields (uuid, sizes) for checking the new device */
 	fr_members_from_table(&t, uuid, FR_OPEN_SHARED, m, paths);
-	for (i = 0; i < t.ndevs; i++) {
-		slots[i] = st.health[i] == 'A' ? &m[i] : NULL;
-		if (slots[i] && m[i].fd >= 0 && !tmpl)
+	for (i = 0; i < t.ndevs && !tmpl; i++)
+		if (st.health[i] == 'A' && m[i].fd >= 0)
 			tmpl = &m[i].sb;
-	}
 	fr_member_init(&nm, dev);
 	if (!tmpl) {
 		fr_err("%s: no healthy member's superblock could be read", name);
@@ -393,29 +497,6 @@ int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 	}
 	if (fr_check_new_member(flags, &nm, tmpl, &wipe))
 		goto out;
-
-	/* the old table's finished work is not redone: keep only what still runs */
-	t.devs[slot].missing = false;
-	t.devs[slot].major = major(nm.rdev);
-	t.devs[slot].minor = minor(nm.rdev);
-	t.devs[slot].offset = tmpl->data_offset;
-	t.rebuild_mask = 1ull << slot;
-	for (i = 0; i < t.ndevs; i++) {
-		if (st.health[i] != 'a')
-			t.readd_mask &= ~(1ull << i);
-		else if (!(t.readd_mask >> i & 1))
-			t.rebuild_mask |= 1ull << i;
-	}
-	t.readd_mask &= ~(1ull << slot);
-	t.resync = t.resync && !strcmp(st.action, "resync");
-	if (fr_table_build(&t, params, sizeof(params))) {
-		fr_err("%s: cannot replace slot %u: more than two members would be missing or rebuilding",
-		       name, slot);
-		goto out;
-	}
-	if (fr_dm_check_version(&t))
-		goto out;
-
 	if (wipe) {
 		ret = fr_wipe_signatures(&nm);
 		if (ret) {
@@ -424,24 +505,9 @@ int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 			goto out;
 		}
 	}
-	sb = *tmpl;
-	sb.slot = slot;
-	fr_uuid_generate(sb.member_uuid);
-	/* a crash mid-rebuild must never let it back in as a re-add */
-	sb.state |= FR_SB_STATE_REBUILDING;
-	nm.sb = sb;
-	slots[slot] = &nm;
-	/* every writer lands on the same events; the new slot stays failed until in sync */
-	if (fr_members_write(slots, t.ndevs, FR_SB_STATE_DIRTY, 0, 1ull << slot,
-			     0))
-		goto out;
-	fr_member_close(&nm);
-
-	if (fr_dm_swap_table_or_err(name, len, params))
-		goto out;
-	printf("%s: slot %u is now %s; rebuilding in the background (fanraid status %s)\n",
-	       name, slot, nm.path, name);
-	rc = FR_EXIT_OK;
+	for (i = 0; i < t.ndevs; i++)
+		fr_member_close(&m[i]);
+	rc = cold_replace(name, slot, &nm, &t, len, uuid);
 out:
 	fr_member_close(&nm);
 	for (i = 0; i < t.ndevs; i++)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <libdevmapper.h>
 
@@ -193,7 +194,31 @@ int fr_dm_reload(const char *name, uint64_t len, const char *params)
 	return task_run(dmt, false);
 }
 
-/* Swaps in a table loaded by fr_dm_reload(); the kernel suspends first. */
+/*
+ * Between a suspend and its resume, a page fault that needs I/O from the
+ * suspended array (the tool's own pages or a swap on it, with / there)
+ * would wait for the resume only this process can give. So memory stays
+ * locked meanwhile, as LVM locks it. The count spans nested suspends.
+ */
+static unsigned int suspended;
+
+static void memory_lock(void)
+{
+	if (suspended++ == 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "warning: locking memory while suspended failed: %s\n",
+			strerror(errno));
+}
+
+static void memory_unlock(void)
+{
+	if (suspended && --suspended == 0)
+		munlockall();
+}
+
+/*
+ * Swaps in a table loaded by fr_dm_reload() (the kernel suspends first),
+ * or resumes what fr_dm_suspend() held.
+ */
 int fr_dm_resume(const char *name)
 {
 	struct dm_task *dmt;
@@ -202,7 +227,10 @@ int fr_dm_resume(const char *name)
 	ret = task_new(DM_DEVICE_RESUME, name, &dmt);
 	if (ret)
 		return ret;
-	return task_run(dmt, true);
+	ret = task_run(dmt, true);
+	if (!ret)
+		memory_unlock();
+	return ret;
 }
 
 /*
@@ -214,10 +242,13 @@ int fr_dm_suspend(const char *name)
 	struct dm_task *dmt;
 	int ret;
 
+	memory_lock();
 	ret = task_new(DM_DEVICE_SUSPEND, name, &dmt);
+	if (!ret)
+		ret = task_run(dmt, false);
 	if (ret)
-		return ret;
-	return task_run(dmt, false);
+		memory_unlock();
+	return ret;
 }
 
 int fr_dm_remove(const char *name)
