@@ -315,11 +315,15 @@ static int record(const char *name, const struct fr_table *t,
 	 * written after it would take it back: clean under writes in flight,
 	 * a failed member in sync again, a grow below rows already
 	 * overwritten. Suspended, the table writes nothing (and its writes
-	 * and copy wait) until the blocks, read then, are written.
+	 * and copy wait) until the blocks, read then, are written. A member
+	 * the kernel failed keeps its block as it is: one written now would
+	 * be as fresh as its peers' and could be taken for the newest.
 	 */
 	bool quiet = t->superblock;
+	struct fr_dm_target info;
+	struct fr_status st;
 	uint32_t i, present = 0;
-	int opened, ret;
+	int opened = 0, ret;
 
 	if (quiet) {
 		ret = fr_dm_suspend(name);
@@ -328,13 +332,24 @@ static int record(const char *name, const struct fr_table *t,
 			       name, strerror(-ret));
 			return ret;
 		}
+		if (fr_dm_status(name, FR_DM_INFO, &info) ||
+		    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
+			fr_err("%s: cannot read member health; no superblock records the settings",
+			       name);
+			fr_dm_resume(name);
+			return -EIO;
+		}
 	}
-	opened = fr_members_from_table(t, uuid, FR_OPEN_SHARED, m, paths);
+	fr_members_from_table(t, uuid, FR_OPEN_SHARED, m, paths);
 	for (i = 0; i < t->ndevs; i++) {
 		slots[i] = &m[i];
-		present += !t->devs[i].missing;
+		if (quiet && st.health[i] == 'D')
+			fr_member_close(&m[i]);
+		else
+			present += !t->devs[i].missing;
 		if (m[i].fd < 0)
 			continue;
+		opened++;
 		if (done->readahead_given)
 			m[i].sb.ra_mode = want->ra_mode;
 		if (done->ra_window_given)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# fanraid replace of a dead slot while the kernel fails another member: the tool is held on its read of the new device (a suspended dm device) while member 2 returns EIO to a write, the kernel fails it and records it, and member 2 comes back with the stale data. The replace must keep member 2 failed (status D, failed in every block) and the data exact, before and after a stop and assemble. It used to read the blocks before, write them back after, and load member 2 as in sync.
+# fanraid replace of a dead slot while the kernel fails another member, and set after it: the tool is held on its read of the new device (a suspended dm device) while member 2 returns EIO to a write, the kernel fails it and records it, and member 2 comes back with the stale data. The replace must keep member 2 failed (status D, failed in every block) and the data exact, before and after a stop and assemble. It used to read the blocks before, write them back after, and load member 2 as in sync. fanraid set then leaves member 2's block as it is (it used to write it, as fresh as its peers').
 # group: tool
 # timeout: 240
 . "${0%/*}/lib.sh"
@@ -64,6 +64,14 @@ for i in 0 1 3 4 5; do
 done
 drop_caches
 cmp <(head -c 4M /dev/mapper/kf) /tmp/ref || fail "data differs after the replace"
+
+# fanraid set records settings in the blocks of the members in service
+# only: member 2's (readable again, failed in the kernel) stays as it was.
+before=$(examine_field "${m[2]}")
+ev1=$(examine_field "${m[1]}" | awk '{ print $2 }')
+fanraid set kf sync-speed-max 8M
+assert_eq "$(examine_field "${m[2]}")" "$before" "member 2's block after set"
+[ "$(examine_field "${m[1]}" | awk '{ print $2 }')" -gt "$ev1" ] || fail "set wrote no block"
 
 fanraid stop kf
 out=$(fanraid assemble kf "${m[@]}" 2>&1)
