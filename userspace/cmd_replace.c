@@ -195,6 +195,76 @@ static int clear_sb(const char *path)
 	return ret;
 }
 
+/*
+ * The copy is whole: the slot moves onto @nm alone. Suspended first, which
+ * drains every write through the mirror, so nothing written misses @nm.
+ * Then two updates of every block in service, @nm's with a member uuid of
+ * its own: the old member, which keeps the block it had, is left two
+ * events behind, where assembly never takes it for the slot (a block one
+ * behind may only be one a crash cut short). A crash between the two finds
+ * the old member still exact, since nothing has been written since.
+ */
+static int finish_copy(const char *name, uint32_t slot, struct fr_member *nm,
+		       const struct fr_table *t, uint64_t len)
+{
+	char paths[FR_MAX_DEVS][FR_PATH_MAX];
+	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	uint8_t uuid[FR_UUID_LEN];
+	struct fr_dm_target info;
+	struct fr_status st;
+	struct fr_table rt;
+	uint32_t i, pass;
+	uint64_t l;
+	int ret, rc = -EIO;
+
+	if (fr_array_open(name, &rt, &l, uuid))
+		return -EIO;
+	ret = fr_dm_suspend(name);
+	if (ret) {
+		fr_err("%s: suspending to swap in %s failed: %s", name,
+		       nm->path, strerror(-ret));
+		return ret;
+	}
+	rt.devs[slot].missing = true;	/* the mirror: @nm is read directly */
+	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
+	if (fr_dm_status(name, FR_DM_INFO, &info) ||
+	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs ||
+	    st.health[slot] != 'A') {
+		fr_err("%s: slot %u is no longer healthy, or its health cannot be read",
+		       name, slot);
+		goto out;
+	}
+	ret = fr_member_open(nm, FR_OPEN_SHARED);
+	if (!ret)
+		ret = fr_sb_read(nm);
+	if (ret || nm->sb_err || nm->sb.slot != slot ||
+	    memcmp(nm->sb.array_uuid, uuid, FR_UUID_LEN)) {
+		fr_err("%s: the copy's superblock cannot be read back", nm->path);
+		goto out;
+	}
+	fr_uuid_generate(nm->sb.member_uuid);
+	for (i = 0; i < t->ndevs; i++)
+		slots[i] = st.health[i] == 'A' && i != slot ? &m[i] : NULL;
+	slots[slot] = nm;
+	for (pass = 0; pass < 2; pass++) {
+		if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0))
+			goto out;
+		for (i = 0; i < t->ndevs; i++)
+			if (slots[i] && slots[i]->fd >= 0)
+				slots[i]->sb.events++;
+	}
+	fr_member_close(nm);
+	rc = reload_slot(name, len, slot, major(nm->rdev), minor(nm->rdev));
+out:
+	fr_member_close(nm);
+	for (i = 0; i < t->ndevs; i++)
+		fr_member_close(&m[i]);
+	if (rc && fr_dm_resume(name))
+		fr_err("%s: resuming failed (the array is left suspended: dmsetup resume %s)",
+		       name, name);
+	return rc;
+}
+
 static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		       unsigned int flags, const struct fr_table *t,
 		       const struct fr_sb *tmpl, uint64_t len,
@@ -290,8 +360,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		return fr_replace_slot(name, slot, dev,
 				       flags | FR_REPLACE_FORCE);
 	}
-	/* in sync: the suspend of this reload drains every mirrored write */
-	if (reload_slot(name, len, slot, major(nm.rdev), minor(nm.rdev)))
+	if (finish_copy(name, slot, &nm, t, len))
 		goto out_mirror;
 	ret = fr_dm_remove(mname);
 	if (ret)

@@ -45,6 +45,9 @@ rate=2m
 JOB
 
 # 1. Slot 2 by its device, onto hn5, with fio writing; member 4 fails mid-copy.
+# A second holder of the old member (a dm device over it) makes clearing its
+# block fail, as an exclusive open by anyone else would.
+dm_create hold2 "0 $sectors linear ${m[2]} 0"
 fio /tmp/w.fio --do_verify=0 --output=/tmp/fio.out &
 fiopid=$!
 fanraid replace fh "${m[2]}" /dev/mapper/hn5 >/tmp/replace.out 2>&1 &
@@ -71,8 +74,16 @@ wait $fiopid || { tail -n 20 /tmp/fio.out; fail "fio writes during the copy fail
 assert_contains "$(cat /tmp/replace.out)" "fh: slot 2 is now /dev/mapper/hn5"
 dmsetup info fh-replace2 >/dev/null 2>&1 && fail "the copy mirror is still there"
 assert_contains "$(dmsetup status fh)" "raid6 5 AAAAD "
-out=$(fanraid examine "${m[2]}" 2>&1) && fail "the old member still has a superblock: $out"
-assert_contains "$out" "no fanraid superblock"
+assert_contains "$(cat /tmp/replace.out)" "clearing the old member's superblock failed"
+# Kept, the old block must never pass for the slot's: two events behind the
+# new member's (one behind may be a crash-cut update), with its own uuid.
+old_ev=$(examine_field "${m[2]}" | awk '{ print $2 }')
+new_ev=$(examine_field /dev/mapper/hn5 | awk '{ print $2 }')
+log "events: old member $old_ev, new member $new_ev"
+[ "$new_ev" -ge $((old_ev + 2)) ] || fail "the old member is only $((new_ev - old_ev)) events behind"
+[ "$(fanraid examine "${m[2]}" | grep ' member: ')" != "$(fanraid examine /dev/mapper/hn5 | grep ' member: ')" ] ||
+	fail "the new member kept the old member's uuid"
+dm_remove hold2
 drop_caches
 fio /tmp/w.fio --verify_only=1 --output=/tmp/fio-v.out || { tail -n 20 /tmp/fio-v.out; fail "fio verify after the hot replace"; }
 cmp /tmp/ref <(dd if=/dev/mapper/fh bs=1M skip=32 count=4 iflag=direct status=none) || fail "reference region after the hot replace"
