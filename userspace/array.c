@@ -134,7 +134,26 @@ int fr_plan_create(const struct fr_member *m, uint32_t n, uint32_t level,
 	return 0;
 }
 
-/* Which superblock field two members disagree on, or NULL. */
+/*
+ * Whether a member's block is at most one update behind the reference
+ * @rsb, and so in sync unless the reference marks it failed. Updates reach
+ * the members one by one (the tool) or in parallel (the kernel), and a
+ * crash may cut one short, leaving some a step behind; such a member
+ * missed no data, since one that misses writes is in the failed mask of
+ * its peers first. A member that stops being one without failing (a hot
+ * replace's old device) is left two behind. md's assembly allows the same
+ * margin, and so does the kernel (fanraid_meta_stale()).
+ */
+bool fr_sb_fresh(const struct fr_sb *rsb, const struct fr_sb *sb)
+{
+	return sb->events + 1 >= rsb->events;
+}
+
+/*
+ * Which superblock field two members disagree on, or NULL. Blocks of
+ * different events may differ in the settings (a crash cut a fanraid set
+ * short): then the newer holds.
+ */
 static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
 {
 	if (a->level != b->level)
@@ -147,6 +166,8 @@ static const char *sb_differs(const struct fr_sb *a, const struct fr_sb *b)
 		return "member data size";
 	if (a->array_sectors != b->array_sectors)
 		return "array size";
+	if (a->events != b->events)
+		return NULL;
 	if (a->flush_policy != b->flush_policy)
 		return "flush policy";
 	if (strcmp(a->name, b->name))
@@ -196,6 +217,7 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	const struct fr_member *ref = NULL;
 	const struct fr_sb *rsb;
 	const char *field;
+	uint64_t failed = 0;
 	uint32_t i, j, lost = 0;
 
 	if (!n)
@@ -241,6 +263,17 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		if (m[i].sb.events > ref->sb.events)
 			ref = &m[i];
 	rsb = &ref->sb;
+	/*
+	 * Blocks of the newest events should agree on the failed mask; if
+	 * one does not (a member's own block written after it failed), a
+	 * slot any of them marks failed stays out.
+	 */
+	for (i = 0; i < n; i++)
+		if (m[i].sb.events == rsb->events)
+			failed |= m[i].sb.failed_mask;
+	for (i = 0; i < n; i++)
+		if (m[i].sb.events == rsb->events)
+			m[i].sb.failed_mask = failed;
 	for (i = 0; i < n; i++) {
 		if (grow_one_behind(rsb, &m[i].sb))
 			continue;
@@ -262,15 +295,14 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			slots[s] = &m[i];
 			continue;
 		}
-		if (rsb->level == FR_LEVEL_RAID0 &&
-		    m[i].sb.events != rsb->events)
+		if (rsb->level == FR_LEVEL_RAID0 && !fr_sb_fresh(rsb, &m[i].sb))
 			return fail(err, len,
 				    "%s: stale member: events %llu, but %s has %llu",
 				    m[i].path,
 				    (unsigned long long)m[i].sb.events,
 				    ref->path,
 				    (unsigned long long)rsb->events);
-		if (m[i].sb.events != rsb->events || rsb->failed_mask >> s & 1)
+		if (!fr_sb_fresh(rsb, &m[i].sb) || rsb->failed_mask >> s & 1)
 			continue;
 		if (slots[s])
 			return fail(err, len, "%s: slot %u is also claimed by %s",
@@ -293,4 +325,30 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 			    "%s: %u of %u members missing, stale or failed; raid6 runs without at most %u",
 			    rsb->name, lost, rsb->ndevs, FR_PARITY_DEVS_RAID6);
 	return 0;
+}
+
+/*
+ * Members in sync (@slots, NULL for none) take the array-wide fields of
+ * @newest, keeping their own slot, uuid and state: one a crash left an
+ * update behind may hold the settings or failed mask from before it, and
+ * the kernel's next update copies one member's block to all. Their events
+ * become the newest's, so they are written level with it.
+ */
+void fr_array_adopt_newest(struct fr_member **slots, uint32_t n,
+			   const struct fr_sb *newest)
+{
+	uint8_t uuid[FR_UUID_LEN];
+	struct fr_sb own;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!slots[i] || &slots[i]->sb == newest)
+			continue;
+		own = slots[i]->sb;
+		memcpy(uuid, own.member_uuid, FR_UUID_LEN);
+		slots[i]->sb = *newest;
+		slots[i]->sb.slot = own.slot;
+		memcpy(slots[i]->sb.member_uuid, uuid, FR_UUID_LEN);
+		slots[i]->sb.state = own.state;
+	}
 }

@@ -173,7 +173,7 @@ static uint64_t report_left_out(struct fr_member *m, uint32_t n,
 	for (i = 0; i < n; i++) {
 		if (slots[m[i].sb.slot] == &m[i])
 			continue;
-		if (m[i].sb.events != sb->events)
+		if (!fr_sb_fresh(sb, &m[i].sb))
 			fr_warn("%s: left out: stale (events %llu, the array is at %llu)",
 				m[i].path, (unsigned long long)m[i].sb.events,
 				(unsigned long long)sb->events);
@@ -470,6 +470,8 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	for (i = 0; i < ndevs; i++)
 		if (slots[i] && !(readd >> i & 1))
 			was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
+	if (!growing)
+		fr_array_adopt_newest(slots, ndevs, sb);
 	fr_table_from_members(slots, ndevs, &t);
 	t.readd_mask = readd;
 	len = sb->array_sectors;

@@ -31,6 +31,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 #include "config.h"
 #include "dm.h"
@@ -168,8 +169,8 @@ static int recorded(const struct incr *in, char (*paths)[FR_PATH_MAX],
 
 /*
  * Complete: every slot the newest superblock does not list as failed is
- * held by a member at that superblock's events. Returns how many are
- * still wanted.
+ * held by a member at most one update behind it (fr_sb_fresh()). Returns
+ * how many are still wanted.
  */
 static uint32_t still_wanted(const struct fr_sb *sbs, int n)
 {
@@ -181,7 +182,7 @@ static uint32_t still_wanted(const struct fr_sb *sbs, int n)
 		if (sbs[i].events > newest->events)
 			newest = &sbs[i];
 	for (i = 0; i < n; i++)
-		if (sbs[i].events == newest->events)
+		if (fr_sb_fresh(newest, &sbs[i]))
 			have |= 1ull << sbs[i].slot;
 	have |= newest->failed_mask;
 	return newest->ndevs - (uint32_t)__builtin_popcountll(

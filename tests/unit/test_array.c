@@ -243,7 +243,7 @@ static void test_order_leaves_out_stale_raid6_member(void **state)
 
 	/* the freshest member is the reference even when listed last */
 	t_array(m, 5, FR_LEVEL_RAID6);
-	m[0].sb.events = m[1].sb.events = m[2].sb.events = 6;
+	m[0].sb.events = m[1].sb.events = m[2].sb.events = 5;
 	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
 					sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "3 of 5 members missing, stale or failed"));
@@ -257,6 +257,142 @@ static void test_order_leaves_out_stale_raid6_member(void **state)
 	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
 					sizeof(err)), 0);
 	assert_null(slots[2]);
+}
+
+/*
+ * A crash that cuts an update short leaves members one event behind: they
+ * are in sync (md's event margin), with the settings of the newest block
+ * winning; a member the newest blocks mark failed still stays out.
+ */
+static void test_order_takes_members_one_update_behind(void **state)
+{
+	struct fr_member m[5], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+	uint32_t i;
+
+	(void)state;
+	t_array(m, 3, FR_LEVEL_RAID0);
+	m[1].sb.events = 6;
+	assert_int_equal(fr_array_order(m, 3, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	for (i = 0; i < 3; i++)
+		assert_ptr_equal(slots[i], &m[i]);
+
+	/* three of five behind: all in, where the strict rule lost three */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[0].sb.events = m[2].sb.events = m[4].sb.events = 6;
+	m[0].sb.flush_policy = FR_FLUSH_DROP;	/* before a cut "set" */
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(slots[i], &m[i]);
+
+	/* the settings must agree among members at the same events */
+	m[0].sb.events = 7;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "flush policy"));
+
+	/* one behind, but marked failed by the newest block: out */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[3].sb.events = 6;
+	for (i = 0; i < 5; i++)
+		if (i != 3)
+			m[i].sb.failed_mask = 1u << 3;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[3]);
+}
+
+/*
+ * Blocks of the newest events that disagree on the failed mask: a member
+ * whose own block was written after it failed (naming itself in sync) is
+ * never taken, whichever block is read first; the newest blocks all
+ * carry the union afterwards.
+ */
+static void test_order_newest_blocks_fail_by_union(void **state)
+{
+	struct fr_member m[5], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+	uint32_t i;
+
+	(void)state;
+	t_array(m, 5, FR_LEVEL_RAID6);
+	for (i = 1; i < 5; i++)
+		m[i].sb.failed_mask = 1u << 0;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[0]);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(m[i].sb.failed_mask, 1u << 0);
+
+	/* a block one behind keeps its own mask: the newest decide */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[2].sb.events = 6;
+	m[2].sb.failed_mask = 1u << 4;	/* member 4 recovered since */
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(slots[i], &m[i]);
+}
+
+/*
+ * A hot replace leaves the old device two events behind the slot's new
+ * one: named instead of it, it is stale; one behind (a crash cut the
+ * swap's updates short, nothing written since) both claim the slot.
+ */
+static void test_order_old_device_of_a_slot(void **state)
+{
+	struct fr_member m[6], named[5], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[5] = m[2];
+	m[5].path = "/dev/old";
+	m[5].rdev = 99;
+	m[5].sb.events = 5;
+	m[5].sb.member_uuid[0] ^= 1;
+	/* the old device named in place of the new one */
+	memcpy(named, m, sizeof(named));
+	named[2] = m[5];
+	assert_int_equal(fr_array_order(named, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[2]);
+	assert_int_equal(fr_array_order(m, 6, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_ptr_equal(slots[2], &m[2]);
+	m[5].sb.events = 6;
+	assert_int_equal(fr_array_order(m, 6, NULL, NULL, slots, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "slot 2 is also claimed"));
+}
+
+/* Members one behind take the newest block's fields but their own identity. */
+static void test_adopt_newest_keeps_identity(void **state)
+{
+	struct fr_member m[4], *slots[FR_MAX_DEVS] = { NULL };
+	struct fr_sb own;
+	uint32_t i;
+
+	(void)state;
+	t_array(m, 4, FR_LEVEL_RAID6);
+	m[1].sb.events = 6;
+	m[1].sb.flush_policy = FR_FLUSH_DROP;
+	m[1].sb.failed_mask = 1u << 3;
+	m[1].sb.state = FR_SB_STATE_DIRTY;
+	own = m[1].sb;
+	m[0].sb.failed_mask = m[2].sb.failed_mask = 0;
+	for (i = 0; i < 3; i++)
+		slots[i] = &m[i];
+	fr_array_adopt_newest(slots, 4, &m[0].sb);
+	assert_int_equal(m[1].sb.events, 7);
+	assert_int_equal(m[1].sb.flush_policy, m[0].sb.flush_policy);
+	assert_int_equal(m[1].sb.failed_mask, 0);
+	assert_int_equal(m[1].sb.slot, 1);
+	assert_int_equal(m[1].sb.state, FR_SB_STATE_DIRTY);
+	assert_memory_equal(m[1].sb.member_uuid, own.member_uuid, FR_UUID_LEN);
+	assert_int_equal(m[3].sb.slot, 3);	/* not in @slots: untouched */
 }
 
 static void test_order_refuses_duplicates(void **state)
@@ -327,6 +463,10 @@ int main(void)
 		cmocka_unit_test(test_order_refuses_stale_member),
 		cmocka_unit_test(test_order_refuses_missing_member),
 		cmocka_unit_test(test_order_leaves_out_stale_raid6_member),
+		cmocka_unit_test(test_order_takes_members_one_update_behind),
+		cmocka_unit_test(test_order_newest_blocks_fail_by_union),
+		cmocka_unit_test(test_order_old_device_of_a_slot),
+		cmocka_unit_test(test_adopt_newest_keeps_identity),
 		cmocka_unit_test(test_order_refuses_duplicates),
 		cmocka_unit_test(test_order_refuses_disagreeing_and_unreadable),
 		cmocka_unit_test(test_order_refuses_failed_raid0_member),
