@@ -143,10 +143,19 @@ int fr_plan_create(const struct fr_member *m, uint32_t n, uint32_t level,
  * its peers first. A member that stops being one without failing (a hot
  * replace's old device) is left two behind. md's assembly allows the same
  * margin, and so does the kernel (fanraid_meta_stale()).
+ *
+ * Except a member whose own block says it was still being recovered (its
+ * own slot failed, or REBUILDING): the update that ended its recovery may
+ * have reached its peers and not it, nor the last of what the recovery
+ * wrote to it. md trusts a device's own recovery offset the same way.
  */
 bool fr_sb_fresh(const struct fr_sb *rsb, const struct fr_sb *sb)
 {
-	return sb->events + 1 >= rsb->events;
+	if (sb->events >= rsb->events)
+		return true;
+	return sb->events + 1 == rsb->events && sb->slot < FR_MAX_DEVS &&
+	       !(sb->failed_mask >> sb->slot & 1) &&
+	       !(sb->state & FR_SB_STATE_REBUILDING);
 }
 
 /*
@@ -304,10 +313,17 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 				    (unsigned long long)rsb->events);
 		if (!fr_sb_fresh(rsb, &m[i].sb) || rsb->failed_mask >> s & 1)
 			continue;
-		if (slots[s])
+		/*
+		 * Two fresh blocks for one slot a step apart: the older is the
+		 * device the slot left (a hot replace cut short between its
+		 * two updates, nothing written since); at equal events nothing
+		 * tells them apart.
+		 */
+		if (slots[s] && slots[s]->sb.events == m[i].sb.events)
 			return fail(err, len, "%s: slot %u is also claimed by %s",
 				    m[i].path, s, slots[s]->path);
-		slots[s] = &m[i];
+		if (!slots[s] || slots[s]->sb.events < m[i].sb.events)
+			slots[s] = &m[i];
 	}
 	for (i = 0; i < rsb->ndevs; i++) {
 		if (slots[i])
@@ -328,27 +344,31 @@ int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 }
 
 /*
- * Members in sync (@slots, NULL for none) take the array-wide fields of
- * @newest, keeping their own slot, uuid and state: one a crash left an
- * update behind may hold the settings or failed mask from before it, and
- * the kernel's next update copies one member's block to all. Their events
- * become the newest's, so they are written level with it.
+ * Members in sync (@slots, NULL for none; not those in @keep, whose own
+ * blocks stay as they are) take the array-wide fields of @newest, keeping
+ * their own slot, uuid and state: one a crash left an update behind may
+ * hold the settings or failed mask from before it, and the kernel's next
+ * update copies one member's block to all. Their events become the
+ * newest's, so they are written level with it. @newest records no grow
+ * (assembly resumes a grow its own way): a member one behind may still
+ * say a grow ran, which the update that ended it did not reach.
  */
 void fr_array_adopt_newest(struct fr_member **slots, uint32_t n,
-			   const struct fr_sb *newest)
+			   const struct fr_sb *newest, uint64_t keep)
 {
 	uint8_t uuid[FR_UUID_LEN];
 	struct fr_sb own;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!slots[i] || &slots[i]->sb == newest)
+		if (!slots[i] || &slots[i]->sb == newest || keep >> i & 1)
 			continue;
 		own = slots[i]->sb;
 		memcpy(uuid, own.member_uuid, FR_UUID_LEN);
 		slots[i]->sb = *newest;
 		slots[i]->sb.slot = own.slot;
 		memcpy(slots[i]->sb.member_uuid, uuid, FR_UUID_LEN);
-		slots[i]->sb.state = own.state;
+		slots[i]->sb.state = own.state & ~(FR_SB_STATE_RESHAPE |
+						   FR_SB_STATE_RESHAPE_BACKUP);
 	}
 }

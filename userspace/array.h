@@ -33,7 +33,7 @@ int fr_plan_create(const struct fr_member *m, uint32_t n, uint32_t level,
 		   struct fr_plan *plan, char *err, size_t len);
 bool fr_sb_fresh(const struct fr_sb *rsb, const struct fr_sb *sb);
 void fr_array_adopt_newest(struct fr_member **slots, uint32_t n,
-			   const struct fr_sb *newest);
+			   const struct fr_sb *newest, uint64_t keep);
 int fr_array_order(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 		   const char *name, struct fr_member **slots,
 		   char *err, size_t len);

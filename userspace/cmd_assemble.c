@@ -173,7 +173,11 @@ static uint64_t report_left_out(struct fr_member *m, uint32_t n,
 	for (i = 0; i < n; i++) {
 		if (slots[m[i].sb.slot] == &m[i])
 			continue;
-		if (!fr_sb_fresh(sb, &m[i].sb))
+		if (fr_sb_fresh(sb, &m[i].sb) && slots[m[i].sb.slot] &&
+		    !(sb->failed_mask >> m[i].sb.slot & 1))
+			fr_warn("%s: left out: slot %u is held by %s, whose superblock is newer",
+				m[i].path, m[i].sb.slot, slots[m[i].sb.slot]->path);
+		else if (!fr_sb_fresh(sb, &m[i].sb))
 			fr_warn("%s: left out: stale (events %llu, the array is at %llu)",
 				m[i].path, (unsigned long long)m[i].sb.events,
 				(unsigned long long)sb->events);
@@ -464,14 +468,13 @@ static int assemble(struct fr_member *m, uint32_t n, const uint8_t *uuid,
 	}
 	if (reopen_members(slots, ndevs))
 		goto out;
-	growing = false;
-	for (i = 0; i < ndevs; i++)
-		growing |= slots[i] && slots[i]->sb.state & FR_SB_STATE_RESHAPE;
+	/* a member one behind may still say so after the grow's last update */
+	growing = sb->state & FR_SB_STATE_RESHAPE;
 	for (i = 0; i < ndevs; i++)
 		if (slots[i] && !(readd >> i & 1))
 			was_dirty |= slots[i]->sb.state & FR_SB_STATE_DIRTY;
 	if (!growing)
-		fr_array_adopt_newest(slots, ndevs, sb);
+		fr_array_adopt_newest(slots, ndevs, sb, readd);
 	fr_table_from_members(slots, ndevs, &t);
 	t.readd_mask = readd;
 	len = sb->array_sectors;

@@ -338,8 +338,9 @@ static void test_order_newest_blocks_fail_by_union(void **state)
 
 /*
  * A hot replace leaves the old device two events behind the slot's new
- * one: named instead of it, it is stale; one behind (a crash cut the
- * swap's updates short, nothing written since) both claim the slot.
+ * one: named instead of it, it is stale. One behind (a crash between the
+ * swap's two updates, nothing written since), the newer block holds the
+ * slot; at equal events nothing tells them apart.
  */
 static void test_order_old_device_of_a_slot(void **state)
 {
@@ -364,8 +365,50 @@ static void test_order_old_device_of_a_slot(void **state)
 	assert_ptr_equal(slots[2], &m[2]);
 	m[5].sb.events = 6;
 	assert_int_equal(fr_array_order(m, 6, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_ptr_equal(slots[2], &m[2]);
+	m[5].sb.events = 8;	/* listed later and newer: it holds the slot */
+	m[2].sb.events = 7;
+	assert_int_equal(fr_array_order(m, 6, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_ptr_equal(slots[2], &m[5]);
+	m[5].sb.events = 7;
+	assert_int_equal(fr_array_order(m, 6, NULL, NULL, slots, err,
 					sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "slot 2 is also claimed"));
+}
+
+/*
+ * One behind, but its own block says its recovery had not ended (its own
+ * slot failed, or REBUILDING): the update that ended it may have reached
+ * the others and not it, nor the last of what the recovery wrote. Out.
+ */
+static void test_order_one_behind_still_recovering_is_out(void **state)
+{
+	struct fr_member m[5], *slots[FR_MAX_DEVS];
+	char err[FR_ERR_MAX];
+
+	(void)state;
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[3].sb.events = 6;
+	m[3].sb.failed_mask = 1u << 3;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[3]);
+	assert_false(fr_sb_fresh(&m[0].sb, &m[3].sb));
+
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[3].sb.events = 6;
+	m[3].sb.state |= FR_SB_STATE_REBUILDING;
+	assert_int_equal(fr_array_order(m, 5, NULL, NULL, slots, err,
+					sizeof(err)), 0);
+	assert_null(slots[3]);
+
+	/* another slot failed in its own block is no reason */
+	t_array(m, 5, FR_LEVEL_RAID6);
+	m[3].sb.events = 6;
+	m[3].sb.failed_mask = 1u << 1;
+	assert_true(fr_sb_fresh(&m[0].sb, &m[3].sb));
 }
 
 /* Members one behind take the newest block's fields but their own identity. */
@@ -385,7 +428,8 @@ static void test_adopt_newest_keeps_identity(void **state)
 	m[0].sb.failed_mask = m[2].sb.failed_mask = 0;
 	for (i = 0; i < 3; i++)
 		slots[i] = &m[i];
-	fr_array_adopt_newest(slots, 4, &m[0].sb);
+	m[2].sb.events = 6;
+	fr_array_adopt_newest(slots, 4, &m[0].sb, 1u << 2);
 	assert_int_equal(m[1].sb.events, 7);
 	assert_int_equal(m[1].sb.flush_policy, m[0].sb.flush_policy);
 	assert_int_equal(m[1].sb.failed_mask, 0);
@@ -393,6 +437,13 @@ static void test_adopt_newest_keeps_identity(void **state)
 	assert_int_equal(m[1].sb.state, FR_SB_STATE_DIRTY);
 	assert_memory_equal(m[1].sb.member_uuid, own.member_uuid, FR_UUID_LEN);
 	assert_int_equal(m[3].sb.slot, 3);	/* not in @slots: untouched */
+	assert_int_equal(m[2].sb.events, 6);	/* in @keep: untouched */
+
+	/* a grow the newest block no longer records is over */
+	t_array(m, 4, FR_LEVEL_RAID6);
+	m[1].sb.state = FR_SB_STATE_RESHAPE | FR_SB_STATE_DIRTY;
+	fr_array_adopt_newest(slots, 4, &m[0].sb, 0);
+	assert_int_equal(m[1].sb.state, FR_SB_STATE_DIRTY);
 }
 
 static void test_order_refuses_duplicates(void **state)
@@ -466,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_order_takes_members_one_update_behind),
 		cmocka_unit_test(test_order_newest_blocks_fail_by_union),
 		cmocka_unit_test(test_order_old_device_of_a_slot),
+		cmocka_unit_test(test_order_one_behind_still_recovering_is_out),
 		cmocka_unit_test(test_adopt_newest_keeps_identity),
 		cmocka_unit_test(test_order_refuses_duplicates),
 		cmocka_unit_test(test_order_refuses_disagreeing_and_unreadable),
