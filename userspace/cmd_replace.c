@@ -197,24 +197,28 @@ static int clear_sb(const char *path)
 
 /*
  * The copy is whole: the slot moves onto @nm alone. Suspended first, which
- * drains every write through the mirror, so nothing written misses @nm.
- * Then two updates of every block in service, @nm's with a member uuid of
- * its own: the old member, which keeps the block it had, is left two
- * events behind, where assembly never takes it for the slot (a block one
- * behind may only be one a crash cut short). A crash between the two finds
- * the old member still exact, since nothing has been written since.
+ * drains every write through mirror @mname; the mirror is asked again
+ * then, since a write that failed on one leg is acknowledged all the same
+ * (no handle_errors). Then two updates of every block in service, @nm's
+ * with a member uuid of its own: the old member, which keeps the block it
+ * had, is left two events behind, where assembly never takes it for the
+ * slot (one behind may be an update a crash cut short). A crash between
+ * the two finds the old member still exact, as nothing was written since.
+ * Once a block is written the table without the mirror is loaded whatever
+ * else fails: the old member's block, read through the mirror, is behind.
  */
-static int finish_copy(const char *name, uint32_t slot, struct fr_member *nm,
-		       const struct fr_table *t, uint64_t len)
+static int finish_copy(const char *name, const char *mname, uint32_t slot,
+		       struct fr_member *nm, const struct fr_table *t,
+		       uint64_t len)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	uint64_t done = 0, total = 0, l;
 	uint8_t uuid[FR_UUID_LEN];
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table rt;
-	uint32_t i, pass;
-	uint64_t l;
+	uint32_t i;
 	int ret, rc = -EIO;
 
 	if (fr_array_open(name, &rt, &l, uuid))
@@ -227,6 +231,12 @@ static int finish_copy(const char *name, uint32_t slot, struct fr_member *nm,
 	}
 	rt.devs[slot].missing = true;	/* the mirror: @nm is read directly */
 	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
+	if (mirror_state(mname, &done, &total) != 1) {
+		fr_err("%s: the copy onto %s is no longer whole (%llu of %llu regions, or a leg failed)",
+		       name, nm->path, (unsigned long long)done,
+		       (unsigned long long)total);
+		goto out;
+	}
 	if (fr_dm_status(name, FR_DM_INFO, &info) ||
 	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs ||
 	    st.health[slot] != 'A') {
@@ -246,13 +256,11 @@ static int finish_copy(const char *name, uint32_t slot, struct fr_member *nm,
 	for (i = 0; i < t->ndevs; i++)
 		slots[i] = st.health[i] == 'A' && i != slot ? &m[i] : NULL;
 	slots[slot] = nm;
-	for (pass = 0; pass < 2; pass++) {
-		if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0))
-			goto out;
-		for (i = 0; i < t->ndevs; i++)
-			if (slots[i] && slots[i]->fd >= 0)
-				slots[i]->sb.events++;
-	}
+	/* each write leaves the member's block in slots[i]->sb, one on */
+	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
+	if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0) || ret)
+		fr_warn("%s: not every superblock took the swap; the kernel fails a member left behind",
+			name);
 	fr_member_close(nm);
 	rc = reload_slot(name, len, slot, major(nm->rdev), minor(nm->rdev));
 out:
@@ -360,7 +368,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		return fr_replace_slot(name, slot, dev,
 				       flags | FR_REPLACE_FORCE);
 	}
-	if (finish_copy(name, slot, &nm, t, len))
+	if (finish_copy(name, mname, slot, &nm, t, len))
 		goto out_mirror;
 	ret = fr_dm_remove(mname);
 	if (ret)
@@ -391,18 +399,20 @@ out_close:
  * it complete. Blocks read before such an update and written after it
  * would take the failure back, and the new table would load that member
  * as in sync with the writes it missed. Suspended, the table writes
- * nothing; so health and blocks are read after the suspend, written, and
- * the new table loaded before the resume.
+ * nothing; so the table, health and blocks are read after the suspend,
+ * written, and the new table loaded before the resume.
  */
 static int cold_replace(const char *name, uint32_t slot, struct fr_member *nm,
-			struct fr_table *t, uint64_t len, const uint8_t *uuid)
+			struct fr_table *t, const uint8_t *uuid)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
 	const struct fr_sb *tmpl = NULL;
+	uint8_t now[FR_UUID_LEN];
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_sb sb;
+	uint64_t l;
 	uint32_t i;
 	int ret, rc = FR_EXIT_FAIL;
 
@@ -410,6 +420,15 @@ static int cold_replace(const char *name, uint32_t slot, struct fr_member *nm,
 	if (ret) {
 		fr_err("%s: suspending failed: %s; nothing changed", name,
 		       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	/* the table as it is now: another command may have reloaded it */
+	if (fr_array_open(name, t, &l, now) ||
+	    memcmp(now, uuid, FR_UUID_LEN) || slot >= t->ndevs) {
+		fr_err("%s: the array changed meanwhile; nothing changed", name);
+		if (fr_dm_resume(name))
+			fr_err("%s: resuming failed (dmsetup resume %s)", name,
+			       name);
 		return FR_EXIT_FAIL;
 	}
 	fr_members_from_table(t, uuid, FR_OPEN_SHARED, m, paths);
@@ -467,7 +486,7 @@ static int cold_replace(const char *name, uint32_t slot, struct fr_member *nm,
 			     1ull << slot, 0))
 		goto out;
 	fr_member_close(nm);
-	ret = fr_dm_reload(name, len, params);
+	ret = fr_dm_reload(name, l, params);
 	if (ret) {
 		fr_err("%s: loading table '%s' failed: %s (see dmesg); the old table goes on",
 		       name, params, strerror(-ret));
@@ -576,7 +595,7 @@ int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
 	}
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
-	rc = cold_replace(name, slot, &nm, &t, len, uuid);
+	rc = cold_replace(name, slot, &nm, &t, uuid);
 out:
 	fr_member_close(&nm);
 	for (i = 0; i < t.ndevs; i++)
