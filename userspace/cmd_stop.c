@@ -21,7 +21,7 @@ int fr_cmd_stop(const struct fr_opts *o)
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
 	uint8_t uuid[FR_UUID_LEN];
-	uint64_t len, failed = 0;
+	uint64_t len, failed = 0, newest = 0;
 	struct fr_dm_target tgt;
 	struct fr_dm_info info;
 	struct fr_status st;
@@ -65,11 +65,19 @@ int fr_cmd_stop(const struct fr_opts *o)
 		return FR_EXIT_FAIL;
 	}
 	opened = fr_members_from_table(&t, uuid, FR_OPEN_EXCL, m, paths);
+	/*
+	 * The kernel's last update, read now, may name a member that failed
+	 * after the health was read (a resync's read, until the removal):
+	 * that member must not be written level with the others.
+	 */
 	for (i = 0; i < t.ndevs; i++) {
 		slots[i] = &m[i];
-		if (m[i].fd >= 0 && !health_known)
-			failed |= m[i].sb.failed_mask;
+		if (m[i].fd >= 0 && m[i].sb.events > newest)
+			newest = m[i].sb.events;
 	}
+	for (i = 0; i < t.ndevs; i++)
+		if (m[i].fd >= 0 && (!health_known || m[i].sb.events == newest))
+			failed |= m[i].sb.failed_mask;
 	if (t.level == FR_LEVEL_RAID0)
 		failed = 0;	/* nothing to record: raid0 has no degraded mode */
 	/*
