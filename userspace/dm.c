@@ -13,11 +13,15 @@
  * wait returns at once, so one code path serves both.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libdevmapper.h>
 
@@ -199,20 +203,44 @@ int fr_dm_reload(const char *name, uint64_t len, const char *params)
  * suspended array (the tool's own pages or a swap on it, with / there)
  * would wait for the resume only this process can give. So memory stays
  * locked meanwhile, as LVM locks it. The count spans nested suspends.
+ *
+ * And a command reads the blocks it writes back while the array is
+ * suspended; a second command's suspend would succeed at once (dm does
+ * nothing for a suspended device) and its writes could undo the first's,
+ * or what the kernel recorded between them. So each suspend window also
+ * holds the array's lock in FR_RUN_DIR, and a second command waits for it.
  */
-static unsigned int suspended;
+#define FR_RUN_DIR	"/run/fanraid"
 
-static void memory_lock(void)
+static unsigned int suspended;
+static int window_fd = -1;
+
+static void window_begin(const char *name)
 {
-	if (suspended++ == 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
+	char path[sizeof(FR_RUN_DIR) + 128];
+
+	if (suspended++)
+		return;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "warning: locking memory while suspended failed: %s\n",
+			strerror(errno));
+	mkdir("/run", 0755);
+	mkdir(FR_RUN_DIR, 0700);
+	snprintf(path, sizeof(path), "%s/%s.suspend", FR_RUN_DIR, name);
+	window_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (window_fd < 0 || flock(window_fd, LOCK_EX))
+		fprintf(stderr, "warning: %s: cannot lock: %s\n", path,
 			strerror(errno));
 }
 
-static void memory_unlock(void)
+static void window_end(void)
 {
-	if (suspended && --suspended == 0)
-		munlockall();
+	if (!suspended || --suspended)
+		return;
+	if (window_fd >= 0)
+		close(window_fd);
+	window_fd = -1;
+	munlockall();
 }
 
 /*
@@ -229,7 +257,7 @@ int fr_dm_resume(const char *name)
 		return ret;
 	ret = task_run(dmt, true);
 	if (!ret)
-		memory_unlock();
+		window_end();
 	return ret;
 }
 
@@ -242,12 +270,12 @@ int fr_dm_suspend(const char *name)
 	struct dm_task *dmt;
 	int ret;
 
-	memory_lock();
+	window_begin(name);
 	ret = task_new(DM_DEVICE_SUSPEND, name, &dmt);
 	if (!ret)
 		ret = task_run(dmt, false);
 	if (ret)
-		memory_unlock();
+		window_end();
 	return ret;
 }
 

@@ -27,7 +27,7 @@ build=${BUILD:-$top/build}
 tools="bash dmsetup fio mkfs.ext4 mke2fs e2fsck tune2fs dumpe2fs debugfs
 mkfs.xfs xfs_repair xfs_db xfs_growfs mkfs.btrfs btrfs mdadm blockdev blkid wipefs
 losetup fallocate blkdiscard fstrim mount umount dmesg cmp sha256sum md5sum dd head tail stat timeout
-truncate seq sort od cksum sync kmod jq env"
+truncate seq sort od cksum sync kmod jq env flock"
 
 # Stock modules, resolved with their dependencies. dm-stripe and dm-linear
 # are built into dm-mod.

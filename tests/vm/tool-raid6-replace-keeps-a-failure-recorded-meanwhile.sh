@@ -1,5 +1,5 @@
 #!/bin/bash
-# fanraid replace of a dead slot while the kernel fails another member, and set after it: the tool is held on its read of the new device (a suspended dm device) while member 2 returns EIO to a write, the kernel fails it and records it, and member 2 comes back with the stale data. The replace must keep member 2 failed (status D, failed in every block) and the data exact, before and after a stop and assemble. It used to read the blocks before, write them back after, and load member 2 as in sync. fanraid set then leaves member 2's block as it is (it used to write it, as fresh as its peers').
+# fanraid replace of a dead slot while the kernel fails another member, and set after it: the tool is held on its read of the new device (a suspended dm device) while member 2 returns EIO to a write, the kernel fails it and records it, and member 2 comes back with the stale data. The replace must keep member 2 failed (status D, failed in every block) and the data exact, before and after a stop and assemble. It used to read the blocks before, write them back after, and load member 2 as in sync. fanraid set then leaves member 2's block as it is (it used to write it, as fresh as its peers'), and waits for the array's suspend lock while another command holds it.
 # group: tool
 # timeout: 240
 . "${0%/*}/lib.sh"
@@ -72,6 +72,20 @@ ev1=$(examine_field "${m[1]}" | awk '{ print $2 }')
 fanraid set kf sync-speed-max 8M
 assert_eq "$(examine_field "${m[2]}")" "$before" "member 2's block after set"
 [ "$(examine_field "${m[1]}" | awk '{ print $2 }')" -gt "$ev1" ] || fail "set wrote no block"
+
+# A command's suspend window holds the array's lock: a second one waits
+# for it instead of reading blocks the first is about to write.
+mkdir -p /run/fanraid
+flock /run/fanraid/kf.suspend sleep 3 &
+holder=$!
+sleep 0.5
+t0=$EPOCHREALTIME
+fanraid set kf sync-speed-max 4M
+t1=$EPOCHREALTIME
+wait "$holder"
+waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+log "set waited $waited s for the lock held 3 s"
+awk -v w="$waited" 'BEGIN { exit !(w >= 2) }' || fail "set did not wait for the array's lock ($waited s)"
 
 fanraid stop kf
 out=$(fanraid assemble kf "${m[@]}" 2>&1)
