@@ -77,7 +77,7 @@ static int check_returning(const char *name, const uint8_t *uuid,
 	return 0;
 }
 
-int fr_cmd_readd(const struct fr_opts *o)
+static int readd(const struct fr_opts *o)
 {
 	const char *name = o->argv[0];
 	char paths[FR_MAX_DEVS][FR_PATH_MAX], params[FR_TABLE_MAX];
@@ -174,5 +174,16 @@ out:
 	fr_member_close(&dev);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
+	return rc;
+}
+
+/* The array's lock (fr_dm_lock()) from the first read to the swap. */
+int fr_cmd_readd(const struct fr_opts *o)
+{
+	int rc;
+
+	fr_dm_lock(o->argv[0]);
+	rc = readd(o);
+	fr_dm_unlock();
 	return rc;
 }

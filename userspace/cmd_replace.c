@@ -509,8 +509,8 @@ out:
 	return rc;
 }
 
-int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
-		    unsigned int flags)
+static int replace_slot(const char *name, uint32_t slot, const char *dev,
+			unsigned int flags)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], nm;
@@ -600,6 +600,22 @@ out:
 	fr_member_close(&nm);
 	for (i = 0; i < t.ndevs; i++)
 		fr_member_close(&m[i]);
+	return rc;
+}
+
+/*
+ * The array's lock (fr_dm_lock()) from the first read to the last swap,
+ * the copy of a hot replace included: no other command changes the array
+ * meanwhile (the monitor's spare waits for it too).
+ */
+int fr_replace_slot(const char *name, uint32_t slot, const char *dev,
+		    unsigned int flags)
+{
+	int rc;
+
+	fr_dm_lock(name);
+	rc = replace_slot(name, slot, dev, flags);
+	fr_dm_unlock();
 	return rc;
 }
 

@@ -486,7 +486,7 @@ static int apply(const char *name, struct fr_table *t, uint64_t len,
 	return 0;
 }
 
-int fr_cmd_set(const struct fr_opts *o)
+static int set(const struct fr_opts *o)
 {
 	const char *name = o->argv[0];
 	struct fr_settings s, done = { 0 };
@@ -525,4 +525,15 @@ int fr_cmd_set(const struct fr_opts *o)
 	    record(name, &t, uuid, &want, &done) && !ret)
 		ret = -EIO;
 	return ret ? FR_EXIT_FAIL : FR_EXIT_OK;
+}
+
+/* The array's lock (fr_dm_lock()) from the first read to the last write. */
+int fr_cmd_set(const struct fr_opts *o)
+{
+	int rc;
+
+	fr_dm_lock(o->argv[0]);
+	rc = set(o);
+	fr_dm_unlock();
+	return rc;
 }

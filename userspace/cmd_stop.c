@@ -15,7 +15,7 @@
 #include "status.h"
 #include "table.h"
 
-int fr_cmd_stop(const struct fr_opts *o)
+static int stop(const struct fr_opts *o)
 {
 	const char *name = o->argv[0];
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
@@ -128,4 +128,15 @@ int fr_cmd_stop(const struct fr_opts *o)
 	printf("%s: stopped; %u members marked %s\n", name, expected,
 	       resyncing && t.level == FR_LEVEL_RAID6 ? "dirty" : "clean");
 	return FR_EXIT_OK;
+}
+
+/* The array's lock (fr_dm_lock()): no other command's window in between. */
+int fr_cmd_stop(const struct fr_opts *o)
+{
+	int rc;
+
+	fr_dm_lock(o->argv[0]);
+	rc = stop(o);
+	fr_dm_unlock();
+	return rc;
 }

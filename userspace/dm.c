@@ -199,53 +199,64 @@ int fr_dm_reload(const char *name, uint64_t len, const char *params)
 }
 
 /*
- * Between a suspend and its resume, a page fault that needs I/O from the
- * suspended array (the tool's own pages or a swap on it, with / there)
- * would wait for the resume only this process can give. So memory stays
- * locked meanwhile, as LVM locks it. The count spans nested suspends.
+ * A command that changes a running array reads its table, health or
+ * blocks, then writes blocks or loads a table built from them. Two such
+ * commands at once could undo each other's work, or what the kernel
+ * recorded between them: a suspend succeeds at once on a suspended device
+ * (dm does nothing), and any process may resume or swap a table in. So
+ * each one holds the array's lock in FR_RUN_DIR from its first read to
+ * its resume (fr_dm_lock(); fr_dm_suspend() takes it too, held until the
+ * resume that ends the suspend), and a second command waits for it.
  *
- * And a command reads the blocks it writes back while the array is
- * suspended; a second command's suspend would succeed at once (dm does
- * nothing for a suspended device) and its writes could undo the first's,
- * or what the kernel recorded between them. So each suspend window also
- * holds the array's lock in FR_RUN_DIR, and a second command waits for it.
+ * Meanwhile memory stays locked, as LVM locks it: with the array
+ * suspended, a page fault that needs I/O from it (the tool's own pages or
+ * a swap there, with / on it) would wait for the resume only this process
+ * can give. The counts span nested windows of one array.
  */
 #define FR_RUN_DIR	"/run/fanraid"
 
-static unsigned int suspended;
-static int window_fd = -1;
+static unsigned int lock_depth, suspend_holds;
+static int lock_fd = -1;
 
-static void window_begin(const char *name)
+void fr_dm_lock(const char *name)
 {
 	char path[sizeof(FR_RUN_DIR) + 128];
 
-	if (suspended++)
+	if (lock_depth++)
 		return;
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		fprintf(stderr, "warning: locking memory while suspended failed: %s\n",
+		fprintf(stderr, "warning: locking memory failed: %s\n",
 			strerror(errno));
 	mkdir("/run", 0755);
 	mkdir(FR_RUN_DIR, 0700);
-	snprintf(path, sizeof(path), "%s/%s.suspend", FR_RUN_DIR, name);
-	window_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (window_fd < 0 || flock(window_fd, LOCK_EX))
-		fprintf(stderr, "warning: %s: cannot lock: %s\n", path,
-			strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s.lock", FR_RUN_DIR, name);
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd >= 0 && !flock(lock_fd, LOCK_EX | LOCK_NB))
+		return;
+	if (lock_fd >= 0 && errno == EWOULDBLOCK) {
+		fprintf(stderr, "%s: waiting for another fanraid command on the array\n",
+			name);
+		if (!flock(lock_fd, LOCK_EX))
+			return;
+	}
+	fprintf(stderr, "warning: %s: cannot lock: %s\n", path,
+		strerror(errno));
 }
 
-static void window_end(void)
+void fr_dm_unlock(void)
 {
-	if (!suspended || --suspended)
+	if (!lock_depth || --lock_depth)
 		return;
-	if (window_fd >= 0)
-		close(window_fd);
-	window_fd = -1;
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 	munlockall();
 }
 
 /*
  * Swaps in a table loaded by fr_dm_reload() (the kernel suspends first),
- * or resumes what fr_dm_suspend() held.
+ * or resumes what fr_dm_suspend() held. A failed resume lets the lock go
+ * too: a long-running monitor must not hold it for good.
  */
 int fr_dm_resume(const char *name)
 {
@@ -253,11 +264,12 @@ int fr_dm_resume(const char *name)
 	int ret;
 
 	ret = task_new(DM_DEVICE_RESUME, name, &dmt);
-	if (ret)
-		return ret;
-	ret = task_run(dmt, true);
 	if (!ret)
-		window_end();
+		ret = task_run(dmt, true);
+	if (suspend_holds) {
+		suspend_holds--;
+		fr_dm_unlock();
+	}
 	return ret;
 }
 
@@ -270,12 +282,14 @@ int fr_dm_suspend(const char *name)
 	struct dm_task *dmt;
 	int ret;
 
-	window_begin(name);
+	fr_dm_lock(name);
 	ret = task_new(DM_DEVICE_SUSPEND, name, &dmt);
 	if (!ret)
 		ret = task_run(dmt, false);
 	if (ret)
-		window_end();
+		fr_dm_unlock();
+	else
+		suspend_holds++;
 	return ret;
 }
 

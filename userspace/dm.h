@@ -45,6 +45,8 @@ int fr_dm_create_other(const char *name, uint64_t len, const char *type,
 int fr_dm_status_other(const char *name, enum fr_dm_status_kind kind,
 		       const char *type, struct fr_dm_target *tgt);
 int fr_dm_reload(const char *name, uint64_t len, const char *params);
+void fr_dm_lock(const char *name);
+void fr_dm_unlock(void);
 int fr_dm_resume(const char *name);
 int fr_dm_suspend(const char *name);
 int fr_dm_remove(const char *name);

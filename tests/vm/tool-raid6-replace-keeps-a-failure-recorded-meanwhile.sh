@@ -76,7 +76,7 @@ assert_eq "$(examine_field "${m[2]}")" "$before" "member 2's block after set"
 # A command's suspend window holds the array's lock: a second one waits
 # for it instead of reading blocks the first is about to write.
 mkdir -p /run/fanraid
-flock /run/fanraid/kf.suspend sleep 3 &
+flock /run/fanraid/kf.lock sleep 3 &
 holder=$!
 sleep 0.5
 t0=$EPOCHREALTIME
