@@ -346,9 +346,19 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		/* the new device failed: the old member goes on alone */
 		fr_err("%s: %s failed during the copy; slot %u stays on %s",
 		       name, dev, slot, oldpath);
-		if (!reload_slot(name, len, slot, t->devs[slot].major,
-				 t->devs[slot].minor))
-			fr_dm_remove(mname);
+		if (reload_slot(name, len, slot, t->devs[slot].major,
+				t->devs[slot].minor) || fr_dm_remove(mname))
+			return FR_EXIT_FAIL;
+		/*
+		 * The copy gave it the slot's block, a step behind the old
+		 * member's from the next update on: fresh to an assembly
+		 * that finds the old member missing, with none of the writes
+		 * since.
+		 */
+		ret = clear_sb(dev);
+		if (ret)
+			fr_err("%s: clearing the copied superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
+			       dev, strerror(-ret), dev);
 		return FR_EXIT_FAIL;
 	}
 	if (state < 0) {
