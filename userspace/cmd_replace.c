@@ -24,6 +24,7 @@
  * for a dead slot. The command waits for the copy.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "copycheck.h"
 #include "dm.h"
 #include "probe.h"
 #include "spare.h"
@@ -196,20 +198,111 @@ static int clear_sb(const char *path)
 }
 
 /*
+ * The two legs of a hot replace, read and written directly: the old
+ * member and the new device, the bytes before their data areas, and the
+ * pieces that differed while the array ran.
+ */
+struct copy_legs {
+	int old_fd;
+	int new_fd;
+	uint64_t head;
+	struct fr_cmp_diffs diffs;
+};
+
+static void legs_close(struct copy_legs *cl)
+{
+	if (cl->old_fd >= 0)
+		close(cl->old_fd);
+	if (cl->new_fd >= 0)
+		close(cl->new_fd);
+	cl->old_fd = -1;
+	cl->new_fd = -1;
+}
+
+/*
+ * The data areas compared once the mirror reports them in sync, since it
+ * says so of a region whose copy write failed. Pieces that still differ
+ * after a few reads are kept for finish_copy to check at rest; -EILSEQ
+ * when a leg cannot be read or too much differs.
+ */
+static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
+			const char *dev, struct copy_legs *cl, uint64_t end)
+{
+	enum fr_cmp_side bad;
+	int ret;
+
+	printf("%s: comparing the copy on %s with slot %u\n", name, dev, slot);
+	fflush(stdout);
+	ret = fr_cmp_range(cl->old_fd, cl->new_fd, cl->head, end - cl->head,
+			   3, &cl->diffs, &bad);
+	if (ret == -E2BIG)
+		fr_err("%s: the copy on %s differs from slot %u in more than %u pieces of %u KiB",
+		       name, dev, slot, FR_CMP_MAX_DIFFS, FR_CMP_PIECE >> 10);
+	else if (ret)
+		fr_err("%s: reading %s to compare the copy failed: %s", name,
+		       bad == FR_CMP_A ? oldpath : dev, strerror(-ret));
+	return ret ? -EILSEQ : 0;
+}
+
+/*
+ * With the array at rest: what differed is read once more, and the head
+ * (superblock and bitmap, which only the old member took during the copy)
+ * copied. -EILSEQ when the new device does not hold the copy.
+ */
+static int settle_legs(const char *name, uint32_t slot, const char *dev,
+		       struct copy_legs *cl)
+{
+	enum fr_cmp_side bad;
+	int ret;
+
+	ret = fr_cmp_again(cl->old_fd, cl->new_fd, &cl->diffs, &bad);
+	if (!ret && cl->diffs.n) {
+		fr_err("%s: the copy on %s differs from slot %u at byte %llu with the array suspended (%u pieces): %s lost writes",
+		       name, dev, slot, (unsigned long long)cl->diffs.off[0],
+		       cl->diffs.n, dev);
+		return -EILSEQ;
+	}
+	if (!ret)
+		ret = fr_copy_range(cl->old_fd, cl->new_fd, 0, cl->head, &bad);
+	if (ret) {
+		fr_err("%s: %s failed while the copy was checked: %s", name,
+		       bad == FR_CMP_B ? dev : "the old member",
+		       strerror(-ret));
+		return -EILSEQ;
+	}
+	return 0;
+}
+
+/* A copied head taken back: the new device is not the slot's after all. */
+static void unclaim(struct copy_legs *cl, const char *dev)
+{
+	void *zero;
+
+	if (posix_memalign(&zero, 4096, FR_SB_SIZE))
+		return;
+	memset(zero, 0, FR_SB_SIZE);
+	if (pwrite(cl->new_fd, zero, FR_SB_SIZE, FR_SB_OFFSET) != FR_SB_SIZE ||
+	    fdatasync(cl->new_fd))
+		fr_err("%s: clearing the copied superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
+		       dev, strerror(errno), dev);
+	free(zero);
+}
+
+/*
  * The copy is whole: the slot moves onto @nm alone. Suspended first, which
  * drains every write through mirror @mname; the mirror is asked again
- * then, since a write that failed on one leg is acknowledged all the same
- * (no handle_errors). Then two updates of every block in service, @nm's
- * with a member uuid of its own: the old member, which keeps the block it
- * had, is left two events behind, where assembly never takes it for the
- * slot (one behind may be an update a crash cut short). A crash between
- * the two finds the old member still exact, as nothing was written since.
- * Once a block is written the table without the mirror is loaded whatever
- * else fails: the old member's block, read through the mirror, is behind.
+ * then, and the legs' last differences checked (settle_legs()). Then two
+ * updates of every block in service, @nm's with a member uuid of its own:
+ * the old member, which keeps the block it had, is left two events
+ * behind, where assembly never takes it for the slot (one behind may be an
+ * update a crash cut short). A crash between the two finds the old member
+ * still exact, as nothing was written since. Once a block is written the
+ * table without the mirror is loaded whatever else fails.
+ * -EILSEQ: the new device does not hold the copy.
  */
 static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		       struct fr_member *nm, const struct fr_table *t,
-		       uint64_t len)
+		       uint64_t len, struct copy_legs *cl)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
 	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
@@ -218,6 +311,7 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table rt;
+	bool claimed = false;
 	uint32_t i;
 	int ret, rc = -EIO;
 
@@ -244,6 +338,11 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		       name, slot);
 		goto out;
 	}
+	rc = settle_legs(name, slot, nm->path, cl);
+	if (rc)
+		goto out;
+	claimed = true;
+	rc = -EIO;
 	ret = fr_member_open(nm, FR_OPEN_SHARED);
 	if (!ret)
 		ret = fr_sb_read(nm);
@@ -257,6 +356,7 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		slots[i] = st.health[i] == 'A' && i != slot ? &m[i] : NULL;
 	slots[slot] = nm;
 	/* each write leaves the member's block in slots[i]->sb, one on */
+	claimed = false;
 	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
 	if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0) || ret)
 		fr_warn("%s: not every superblock took the swap; the kernel fails a member left behind",
@@ -264,6 +364,8 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	fr_member_close(nm);
 	rc = reload_slot(name, len, slot, major(nm->rdev), minor(nm->rdev));
 out:
+	if (claimed)
+		unclaim(cl, nm->path);
 	fr_member_close(nm);
 	for (i = 0; i < t->ndevs; i++)
 		fr_member_close(&m[i]);
@@ -273,17 +375,32 @@ out:
 	return rc;
 }
 
+/* The new device is dropped: the slot goes back onto the old member alone. */
+static int drop_copy(const char *name, const char *mname, uint32_t slot,
+		     const struct fr_table *t, uint64_t len)
+{
+	int ret;
+
+	ret = reload_slot(name, len, slot, t->devs[slot].major,
+			  t->devs[slot].minor);
+	if (!ret)
+		ret = fr_dm_remove(mname);
+	return ret;
+}
+
 static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		       unsigned int flags, const struct fr_table *t,
 		       const struct fr_sb *tmpl, uint64_t len,
 		       const char *oldpath)
 {
-	char mname[160], params[FR_TABLE_MAX];
+	char mname[160], head[64], mirror[160];
+	struct copy_legs cl = { .old_fd = -1, .new_fd = -1 };
+	struct fr_dm_seg seg[2];
 	struct fr_dm_info mi;
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_member nm;
-	uint64_t span, done = 0, total = 0, rows;
+	uint64_t rows, off = t->devs[slot].offset, done = 0, total = 0;
 	bool wipe = false;
 	int state, ret, rc = FR_EXIT_FAIL;
 	time_t last = 0;
@@ -300,20 +417,42 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		}
 	}
 	fr_member_close(&nm);
+	/* no block on the new device until the copy is whole and checked */
+	ret = clear_sb(dev);
+	if (ret) {
+		fr_err("%s: clearing its superblock failed: %s", dev,
+		       strerror(-ret));
+		return FR_EXIT_FAIL;
+	}
+	cl.old_fd = fr_cmp_open(oldpath, O_RDONLY);
+	cl.new_fd = fr_cmp_open(dev, O_RDWR);
+	if (cl.old_fd < 0 || cl.new_fd < 0) {
+		fr_open_error(cl.old_fd < 0 ? oldpath : dev,
+			      cl.old_fd < 0 ? cl.old_fd : cl.new_fd);
+		goto out_legs;
+	}
+	cl.head = off << 9;
 	rows = fr_geom_member_sectors_for(t->level, t->ndevs, t->chunk_sectors,
 					  len);
-	/* superblock, bitmap and data area: everything the slot uses */
-	span = t->devs[slot].offset + rows;
-	snprintf(mname, sizeof(mname), "%s-replace%u", name, slot);
-	snprintf(params, sizeof(params),
-		 "core 1 %u 2 %u:%u 0 %u:%u 0",
+	/*
+	 * The head (superblock and bitmap) on the old member alone, the data
+	 * area mirrored: an array that crashes mid-copy finds no block on
+	 * the new device to take its partial copy for the slot.
+	 */
+	snprintf(head, sizeof(head), "%u:%u 0", t->devs[slot].major,
+		 t->devs[slot].minor);
+	snprintf(mirror, sizeof(mirror), "core 1 %u 2 %u:%u %llu %u:%u %llu",
 		 FR_HOT_REGION_SECTORS, t->devs[slot].major,
-		 t->devs[slot].minor, major(nm.rdev), minor(nm.rdev));
-	ret = fr_dm_create_other(mname, span, "mirror", params);
+		 t->devs[slot].minor, (unsigned long long)off, major(nm.rdev),
+		 minor(nm.rdev), (unsigned long long)off);
+	seg[0] = (struct fr_dm_seg){ off, "linear", head };
+	seg[1] = (struct fr_dm_seg){ rows, "mirror", mirror };
+	snprintf(mname, sizeof(mname), "%s-replace%u", name, slot);
+	ret = fr_dm_create_other(mname, off ? seg : seg + 1, off ? 2 : 1);
 	if (ret) {
 		fr_err("%s: creating the copy mirror '%s' (%s) failed: %s (is dm-mirror loaded?)",
-		       name, mname, params, strerror(-ret));
-		return FR_EXIT_FAIL;
+		       name, mname, mirror, strerror(-ret));
+		goto out_legs;
 	}
 	if (fr_dm_info(mname, &mi) || !mi.exists) {
 		fr_err("%s: the copy mirror '%s' vanished", name, mname);
@@ -331,6 +470,10 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		     fr_status_parse(info.params, &st) ||
 		     st.ndevs != t->ndevs || st.health[slot] != 'A'))
 			state = -1;
+		if (state == 1 &&
+		    compare_legs(name, slot, oldpath, dev, &cl,
+				 (off + rows) << 9))
+			state = -2;
 		if (state)
 			break;
 		if (time(NULL) - last >= 10) {
@@ -342,31 +485,29 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		}
 		usleep(200000);
 	}
-	if (state == -2) {
-		/* the new device failed: the old member goes on alone */
-		fr_err("%s: %s failed during the copy; slot %u stays on %s",
-		       name, dev, slot, oldpath);
-		if (reload_slot(name, len, slot, t->devs[slot].major,
-				t->devs[slot].minor) || fr_dm_remove(mname))
-			return FR_EXIT_FAIL;
-		/*
-		 * The copy gave it the slot's block, a step behind the old
-		 * member's from the next update on: fresh to an assembly
-		 * that finds the old member missing, with none of the writes
-		 * since.
-		 */
-		ret = clear_sb(dev);
-		if (ret)
-			fr_err("%s: clearing the copied superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
-			       dev, strerror(-ret), dev);
-		return FR_EXIT_FAIL;
+	if (state == 1) {
+		ret = finish_copy(name, mname, slot, &nm, t, len, &cl);
+		if (ret == -EILSEQ)
+			state = -2;
+		else if (ret)
+			goto out_mirror;
 	}
+	if (state == -2) {
+		/* the new device failed or lost writes: the old member goes on alone */
+		fr_err("%s: %s failed or lost writes during the copy; slot %u stays on %s",
+		       name, dev, slot, oldpath);
+		if (drop_copy(name, mname, slot, t, len))
+			fr_err("%s: the copy mirror '%s' could not be dropped",
+			       name, mname);
+		goto out_legs;
+	}
+	legs_close(&cl);
 	if (state < 0) {
 		/* the old member failed mid-copy: parity rebuilds the new one */
 		fr_warn("%s: slot %u (%s) failed during the copy; rebuilding %s from parity instead",
 			name, slot, oldpath, dev);
-		snprintf(params, sizeof(params), "fail %u", slot);
-		fr_dm_message(name, params);
+		snprintf(mirror, sizeof(mirror), "fail %u", slot);
+		fr_dm_message(name, mirror);
 		if (reload_slot(name, len, slot, 0, 0))
 			goto out_mirror;
 		ret = fr_dm_remove(mname);
@@ -378,8 +519,6 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		return fr_replace_slot(name, slot, dev,
 				       flags | FR_REPLACE_FORCE);
 	}
-	if (finish_copy(name, mname, slot, &nm, t, len))
-		goto out_mirror;
 	ret = fr_dm_remove(mname);
 	if (ret)
 		fr_warn("%s: removing the copy mirror '%s' failed: %s (dmsetup remove %s)",
@@ -396,6 +535,8 @@ out_mirror:
 	/* the array still runs on whatever table it has; the mirror stays if in use */
 	if (fr_dm_remove(mname))
 		fr_warn("%s: the copy mirror '%s' is still in use", name, mname);
+out_legs:
+	legs_close(&cl);
 	return rc;
 out_close:
 	fr_member_close(&nm);

@@ -175,10 +175,23 @@ int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 }
 
 /* A helper device of another target type (hot replace's mirror). */
-int fr_dm_create_other(const char *name, uint64_t len, const char *type,
-		       const char *params)
+/* A device of other targets, one after another from sector 0. */
+int fr_dm_create_other(const char *name, const struct fr_dm_seg *segs,
+		       unsigned int n)
 {
-	return create_typed(name, NULL, len, type, params, 0);
+	struct dm_task *dmt;
+	uint64_t start = 0;
+	unsigned int i;
+	int ret;
+
+	ret = task_new(DM_DEVICE_CREATE, name, &dmt);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; start += segs[i++].len)
+		if (!dm_task_add_target(dmt, start, segs[i].len, segs[i].type,
+					segs[i].params))
+			return task_abandon(dmt);
+	return task_run(dmt, true);
 }
 
 /*
@@ -308,11 +321,12 @@ int fr_dm_remove(const char *name)
 }
 
 /*
- * Fetches the INFO or TABLE line. -ENXIO when the device does not exist,
- * -EMEDIUMTYPE when it does not hold exactly one fanraid target.
+ * Fetches the INFO or TABLE line of the first target @want. -ENXIO when
+ * the device does not exist, -EMEDIUMTYPE when it holds none, or (@alone)
+ * holds anything else too.
  */
 static int status_typed(const char *name, enum fr_dm_status_kind kind,
-			const char *want, struct fr_dm_target *tgt)
+			const char *want, bool alone, struct fr_dm_target *tgt)
 {
 	struct dm_task *dmt;
 	struct dm_info info;
@@ -333,7 +347,10 @@ static int status_typed(const char *name, enum fr_dm_status_kind kind,
 		goto out;
 	ret = -EMEDIUMTYPE;
 	next = dm_get_next_target(dmt, NULL, &start, &len, &type, &params);
-	if (next || !type || strcmp(type, want))
+	while (!alone && next && (!type || strcmp(type, want)))
+		next = dm_get_next_target(dmt, next, &start, &len, &type,
+					  &params);
+	if ((alone && next) || !type || strcmp(type, want))
 		goto out;
 	tgt->start = start;
 	tgt->len = len;
@@ -351,14 +368,14 @@ out:
 int fr_dm_status(const char *name, enum fr_dm_status_kind kind,
 		 struct fr_dm_target *tgt)
 {
-	return status_typed(name, kind, FR_TARGET_NAME, tgt);
+	return status_typed(name, kind, FR_TARGET_NAME, true, tgt);
 }
 
-/* The same for a device of target @type; -EMEDIUMTYPE for another. */
+/* The same for the first target @type, among any others. */
 int fr_dm_status_other(const char *name, enum fr_dm_status_kind kind,
 		       const char *type, struct fr_dm_target *tgt)
 {
-	return status_typed(name, kind, type, tgt);
+	return status_typed(name, kind, type, false, tgt);
 }
 
 /* Sends `dmsetup message <name> 0 <msg>`. */

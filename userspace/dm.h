@@ -22,6 +22,13 @@ struct fr_dm_target {
 	char params[FR_TABLE_MAX];
 };
 
+/* One target of a device fanraid builds besides arrays. */
+struct fr_dm_seg {
+	uint64_t len;
+	const char *type;
+	const char *params;
+};
+
 struct fr_dm_info {
 	bool exists;
 	uint32_t major;
@@ -40,8 +47,8 @@ typedef int (*fr_dm_list_fn)(const char *name, void *arg);
 void fr_dm_init(void);
 int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 		 const char *params, uint32_t read_ahead);
-int fr_dm_create_other(const char *name, uint64_t len, const char *type,
-		       const char *params);
+int fr_dm_create_other(const char *name, const struct fr_dm_seg *segs,
+		       unsigned int n);
 int fr_dm_status_other(const char *name, enum fr_dm_status_kind kind,
 		       const char *type, struct fr_dm_target *tgt);
 int fr_dm_reload(const char *name, uint64_t len, const char *params);

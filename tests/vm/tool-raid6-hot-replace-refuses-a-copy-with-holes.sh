@@ -1,0 +1,92 @@
+#!/bin/bash
+# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, and one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), are both refused, the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end.
+# group: tool
+# timeout: 240
+. "${0%/*}/lib.sh"
+
+have_target fanraid 1 5 0 || fail "target fanraid 1.5.0 missing"
+have_target flakey 1 0 0 || fail "target flakey missing"
+have_cmd fanraid raidcalc || fail "fanraid or raidcalc missing"
+modprobe dm-mirror 2>/dev/null || true
+dmsetup targets | grep -q '^mirror ' || fail "dm-mirror missing"
+
+mapfile -t nb < <(nullb_create_many 6 16)
+sectors=$(dev_sectors "${nb[0]}")
+m=()
+for i in 0 1 2 3 4; do
+	dm_create "hq$i" "0 $sectors linear ${nb[$i]} 0"
+	m+=("/dev/mapper/hq$i")
+done
+# new_dev TARGET-LINE...: /dev/mapper/hq5 over nb5, sectors 16384-20479
+# (8-10 MiB, in the data area) mapped by the given target line.
+new_dev() {
+	dmsetup remove hq5 2>/dev/null || true
+	printf '0 16384 linear %s 0\n16384 4096 %s\n20480 %d linear %s 20480\n' \
+		"${nb[5]}" "$1" $((sectors - 20480)) "${nb[5]}" | dmsetup create hq5
+	dmsetup mknodes hq5
+}
+on_exit 'fanraid stop hq >/dev/null 2>&1; true'
+fanraid create hq --level 6 --chunk 16K --bitmap none "${m[@]}"
+fanraid_wait_idle hq
+# random data everywhere, so a region the copy missed differs from the old
+bytes=$(blockdev --getsize64 /dev/mapper/hq)
+head -c "$bytes" /dev/urandom >/tmp/ref
+dd if=/tmp/ref of=/dev/mapper/hq bs=1M oflag=direct status=none
+# the member list of the table (the finished resync drops out at a reload)
+members() { dmsetup table hq | sed 's/.* superblock //'; }
+members0=$(members)
+
+refused() { # WHAT EXPECTED-TEXT
+	if fanraid replace hq 2 /dev/mapper/hq5 >/tmp/replace.out 2>&1; then
+		cat /tmp/replace.out
+		fail "$1: the hot replace succeeded"
+	fi
+	cat /tmp/replace.out
+	assert_contains "$(cat /tmp/replace.out)" "hq: /dev/mapper/hq5 failed or lost writes during the copy; slot 2 stays on "
+	assert_contains "$(cat /tmp/replace.out)" "$2"
+	assert_eq "$(members)" "$members0" "$1: the members after the refusal"
+	dmsetup info hq-replace2 >/dev/null 2>&1 && fail "$1: the copy mirror is still there"
+	assert_contains "$(dmsetup status hq)" "raid6 5 AAAAA "
+	if fanraid examine /dev/mapper/hq5 >/tmp/ex.out 2>&1; then
+		cat /tmp/ex.out
+		fail "$1: the refused device holds a block"
+	fi
+	drop_caches
+	cmp /tmp/ref <(dd if=/dev/mapper/hq bs=1M iflag=direct status=none) ||
+		fail "$1: the data after the refusal"
+	log "$1: refused"
+}
+
+# 1. Copy writes there fail: dm-mirror logs them and reports the copy whole.
+new_dev error
+refused "error target" "to compare the copy failed"
+
+# 2. Copy writes there vanish: the legs differ at rest.
+new_dev "flakey ${nb[5]} 16384 0 1 1 drop_writes"
+refused "dropped writes" "with the array suspended (2 pieces): /dev/mapper/hq5 lost writes"
+
+# 3. A slow new device that takes the copy: no block on it until the end.
+dmsetup remove hq5
+dm_create hq5 "0 $sectors delay ${nb[5]} 0 0 ${nb[5]} 0 100"
+fanraid replace hq 2 /dev/mapper/hq5 >/tmp/replace.out 2>&1 &
+rp=$!
+sleep 1
+kill -0 $rp 2>/dev/null || { cat /tmp/replace.out; fail "the slow copy ended within 1 s"; }
+dmsetup info hq-replace2 >/dev/null 2>&1 || fail "no copy mirror mid-copy"
+drop_caches
+if fanraid examine /dev/mapper/hq5 >/tmp/ex.out 2>&1; then
+	cat /tmp/ex.out
+	fail "the new device holds a block mid-copy"
+fi
+wait $rp || { cat /tmp/replace.out; fail "the slow hot replace failed"; }
+cat /tmp/replace.out
+assert_contains "$(cat /tmp/replace.out)" "hq: slot 2 is now /dev/mapper/hq5"
+assert_contains "$(dmsetup status hq)" "raid6 5 AAAAA "
+assert_eq "$(fanraid examine /dev/mapper/hq5 | sed -n 's/.*slot \([0-9]*\) of.*/\1/p' | head -n 1)" 2 "the new device's slot"
+drop_caches
+cmp /tmp/ref <(dd if=/dev/mapper/hq bs=1M iflag=direct status=none) || fail "the data after the hot replace"
+table=$(dmsetup table hq)
+fanraid stop hq
+# shellcheck disable=SC2086
+raidcalc verify $table >/tmp/verify.out 2>&1 || { cat /tmp/verify.out; fail "raidcalc verify"; }
+log "$(tail -n 1 /tmp/verify.out)"
