@@ -10,18 +10,23 @@
  *
  * SLOT may also be a healthy member (given by number or by its device):
  * then it is a hot replace, which never has less redundancy than before.
- * The slot is reloaded onto a dm-mirror ("mirror" target, in-memory log)
- * whose first leg is the old member and whose second is DEV: the old
- * member keeps serving reads, every write reaches both, and the mirror
- * copies the old member onto DEV meanwhile. Without handle_errors: the
- * mirror then never reads from DEV, and never holds a write that failed
- * on one leg waiting for userspace (a hold would stall the suspend of the
- * array's own reload); this command watches the legs itself. Once the copy is in sync the
- * slot is reloaded onto DEV alone (the suspend of that reload drains every
- * write through the mirror first), the mirror removed and the old
- * member's superblock cleared. If the old member fails during the copy,
- * its slot is failed, the mirror dropped, and DEV rebuilt from parity as
- * for a dead slot. The command waits for the copy.
+ * The slot is reloaded onto a device whose head (superblock and bitmap)
+ * is the old member's alone and whose data area is a dm-mirror ("mirror"
+ * target, in-memory log) with the old member as first leg and DEV as
+ * second: the old member keeps serving reads, every write reaches both,
+ * and the mirror copies the old member onto DEV meanwhile. Without
+ * handle_errors: the mirror then never reads from DEV, and never holds a
+ * write that failed on one leg waiting for userspace (a hold would stall
+ * the suspend of the array's own reload); this command watches the legs
+ * itself, and compares them once the mirror says they agree, since it
+ * says so of a region whose copy write failed. DEV holds no block until
+ * the copy is whole and checked. Then the slot is reloaded onto DEV alone
+ * (the suspend of that reload drains every write through the mirror
+ * first), the mirror removed and the old member's superblock cleared. If
+ * the old member fails during the copy, its slot is failed, the mirror
+ * dropped, and DEV rebuilt from parity as for a dead slot; if DEV fails or
+ * does not hold the copy, the slot goes back onto the old member. The
+ * command waits for the copy.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -222,8 +227,9 @@ static void legs_close(struct copy_legs *cl)
 /*
  * The data areas compared once the mirror reports them in sync, since it
  * says so of a region whose copy write failed. Pieces that still differ
- * after a few reads are kept for finish_copy to check at rest; -EILSEQ
- * when a leg cannot be read or too much differs.
+ * after a few reads are kept for finish_copy to check at rest. -EILSEQ
+ * when DEV cannot be read or too much differs, -ENODEV when the old
+ * member cannot be read.
  */
 static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
 			const char *dev, struct copy_legs *cl, uint64_t end)
@@ -234,20 +240,24 @@ static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
 	printf("%s: comparing the copy on %s with slot %u\n", name, dev, slot);
 	fflush(stdout);
 	ret = fr_cmp_range(cl->old_fd, cl->new_fd, cl->head, end - cl->head,
-			   3, &cl->diffs, &bad);
+			   4, &cl->diffs, &bad);
 	if (ret == -E2BIG)
 		fr_err("%s: the copy on %s differs from slot %u in more than %u pieces of %u KiB",
 		       name, dev, slot, FR_CMP_MAX_DIFFS, FR_CMP_PIECE >> 10);
 	else if (ret)
 		fr_err("%s: reading %s to compare the copy failed: %s", name,
 		       bad == FR_CMP_A ? oldpath : dev, strerror(-ret));
+	if (ret && bad == FR_CMP_A)
+		return -ENODEV;
 	return ret ? -EILSEQ : 0;
 }
 
 /*
  * With the array at rest: what differed is read once more, and the head
- * (superblock and bitmap, which only the old member took during the copy)
- * copied. -EILSEQ when the new device does not hold the copy.
+ * (the bitmap, which only the old member took during the copy) copied,
+ * all but the superblock: DEV gets a block of its own only once all else
+ * is there (finish_copy()). -EILSEQ when DEV does not hold the copy,
+ * -ENODEV when the old member cannot be read.
  */
 static int settle_legs(const char *name, uint32_t slot, const char *dev,
 		       struct copy_legs *cl)
@@ -263,57 +273,71 @@ static int settle_legs(const char *name, uint32_t slot, const char *dev,
 		return -EILSEQ;
 	}
 	if (!ret)
-		ret = fr_copy_range(cl->old_fd, cl->new_fd, 0, cl->head, &bad);
+		ret = fr_copy_range(cl->old_fd, cl->new_fd, 0, FR_SB_OFFSET,
+				    &bad);
+	if (!ret && cl->head > FR_SB_OFFSET + FR_SB_SIZE)
+		ret = fr_copy_range(cl->old_fd, cl->new_fd,
+				    FR_SB_OFFSET + FR_SB_SIZE,
+				    cl->head - FR_SB_OFFSET - FR_SB_SIZE, &bad);
 	if (ret) {
 		fr_err("%s: %s failed while the copy was checked: %s", name,
 		       bad == FR_CMP_B ? dev : "the old member",
 		       strerror(-ret));
-		return -EILSEQ;
+		return bad == FR_CMP_A ? -ENODEV : -EILSEQ;
 	}
 	return 0;
 }
 
-/* A copied head taken back: the new device is not the slot's after all. */
-static void unclaim(struct copy_legs *cl, const char *dev)
+/* DEV's block zeroed: no assembly takes it for any array's slot. */
+static int unclaim(struct copy_legs *cl, const char *dev)
 {
 	void *zero;
+	int ret = 0;
 
 	if (posix_memalign(&zero, 4096, FR_SB_SIZE))
-		return;
+		return -ENOMEM;
 	memset(zero, 0, FR_SB_SIZE);
+	errno = EIO;
 	if (pwrite(cl->new_fd, zero, FR_SB_SIZE, FR_SB_OFFSET) != FR_SB_SIZE ||
-	    fdatasync(cl->new_fd))
-		fr_err("%s: clearing the copied superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
-		       dev, strerror(errno), dev);
+	    fdatasync(cl->new_fd)) {
+		ret = -errno;
+		fr_err("%s: clearing its superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
+		       dev, strerror(-ret), dev);
+	}
 	free(zero);
+	return ret;
 }
 
 /*
  * The copy is whole: the slot moves onto @nm alone. Suspended first, which
- * drains every write through mirror @mname; the mirror is asked again
- * then, and the legs' last differences checked (settle_legs()). Then two
- * updates of every block in service, @nm's with a member uuid of its own:
- * the old member, which keeps the block it had, is left two events
- * behind, where assembly never takes it for the slot (one behind may be an
- * update a crash cut short). A crash between the two finds the old member
- * still exact, as nothing was written since. Once a block is written the
+ * drains every write through mirror @mname; the mirror and the slot's
+ * health are asked again then, the legs' last differences checked and the
+ * bitmap copied (settle_legs()). Then @nm gets the old member's block
+ * with a member uuid of its own, one event on, before any other block is
+ * touched: if that fails, nothing else has changed. Then every other
+ * block in service, and then all of them again: the old member, which
+ * keeps the block it had, is left two events behind, where assembly never
+ * takes it for the slot (one behind may be an update a crash cut short).
+ * A crash in between finds @nm a step ahead of the old member, which
+ * assembly prefers, with the whole copy. Once a block is written the
  * table without the mirror is loaded whatever else fails.
- * -EILSEQ: the new device does not hold the copy.
+ * -EILSEQ: @nm does not hold the copy, nothing written; -ENODEV: the old
+ * member failed, nothing written; any other error: the mirror stays.
  */
 static int finish_copy(const char *name, const char *mname, uint32_t slot,
-		       struct fr_member *nm, const struct fr_table *t,
-		       uint64_t len, struct copy_legs *cl)
+		       struct fr_member *nm, const char *oldpath,
+		       const struct fr_table *t, uint64_t len,
+		       struct copy_legs *cl)
 {
 	char paths[FR_MAX_DEVS][FR_PATH_MAX];
-	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS];
+	struct fr_member m[FR_MAX_DEVS], *slots[FR_MAX_DEVS], om;
 	uint64_t done = 0, total = 0, l;
 	uint8_t uuid[FR_UUID_LEN];
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table rt;
-	bool claimed = false;
 	uint32_t i;
-	int ret, rc = -EIO;
+	int ret, rc;
 
 	if (fr_array_open(name, &rt, &l, uuid))
 		return -EIO;
@@ -325,47 +349,68 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	}
 	rt.devs[slot].missing = true;	/* the mirror: @nm is read directly */
 	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
-	if (mirror_state(mname, &done, &total) != 1) {
+	fr_member_init(&om, oldpath);
+	rc = mirror_state(mname, &done, &total);
+	if (rc != 1) {
 		fr_err("%s: the copy onto %s is no longer whole (%llu of %llu regions, or a leg failed)",
 		       name, nm->path, (unsigned long long)done,
 		       (unsigned long long)total);
+		rc = rc == -2 ? -EILSEQ : -ENODEV;
 		goto out;
 	}
+	rc = -EIO;
 	if (fr_dm_status(name, FR_DM_INFO, &info) ||
-	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs ||
-	    st.health[slot] != 'A') {
-		fr_err("%s: slot %u is no longer healthy, or its health cannot be read",
-		       name, slot);
+	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
+		fr_err("%s: cannot read member health", name);
+		goto out;
+	}
+	rc = -ENODEV;
+	if (st.health[slot] != 'A') {
+		fr_err("%s: slot %u is no longer healthy", name, slot);
 		goto out;
 	}
 	rc = settle_legs(name, slot, nm->path, cl);
 	if (rc)
 		goto out;
-	claimed = true;
-	rc = -EIO;
-	ret = fr_member_open(nm, FR_OPEN_SHARED);
+	rc = -ENODEV;
+	ret = fr_member_open(&om, FR_OPEN_READ);
 	if (!ret)
-		ret = fr_sb_read(nm);
-	if (ret || nm->sb_err || nm->sb.slot != slot ||
-	    memcmp(nm->sb.array_uuid, uuid, FR_UUID_LEN)) {
-		fr_err("%s: the copy's superblock cannot be read back", nm->path);
+		ret = fr_sb_read(&om);
+	if (ret || om.sb_err || om.sb.slot != slot ||
+	    memcmp(om.sb.array_uuid, uuid, FR_UUID_LEN)) {
+		fr_err("%s: the old member's superblock cannot be read", oldpath);
 		goto out;
 	}
+	rc = -EILSEQ;
+	ret = fr_member_open(nm, FR_OPEN_SHARED);
+	if (ret) {
+		fr_open_error(nm->path, ret);
+		goto out;
+	}
+	nm->sb = om.sb;
+	nm->sb_err = FR_SB_OK;
 	fr_uuid_generate(nm->sb.member_uuid);
 	for (i = 0; i < t->ndevs; i++)
-		slots[i] = st.health[i] == 'A' && i != slot ? &m[i] : NULL;
+		slots[i] = NULL;
 	slots[slot] = nm;
 	/* each write leaves the member's block in slots[i]->sb, one on */
-	claimed = false;
+	if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0)) {
+		unclaim(cl, nm->path);
+		goto out;
+	}
+	for (i = 0; i < t->ndevs; i++)
+		slots[i] = st.health[i] == 'A' && i != slot ? &m[i] : NULL;
 	ret = fr_members_write(slots, t->ndevs, 0, 0, 0, 0);
+	slots[slot] = nm;
 	if (fr_members_write(slots, t->ndevs, 0, 0, 0, 0) || ret)
 		fr_warn("%s: not every superblock took the swap; the kernel fails a member left behind",
 			name);
 	fr_member_close(nm);
 	rc = reload_slot(name, len, slot, major(nm->rdev), minor(nm->rdev));
+	if (rc == -EILSEQ || rc == -ENODEV)
+		rc = -EIO;
 out:
-	if (claimed)
-		unclaim(cl, nm->path);
+	fr_member_close(&om);
 	fr_member_close(nm);
 	for (i = 0; i < t->ndevs; i++)
 		fr_member_close(&m[i]);
@@ -401,7 +446,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	struct fr_status st;
 	struct fr_member nm;
 	uint64_t rows, off = t->devs[slot].offset, done = 0, total = 0;
-	bool wipe = false;
+	bool wipe = false, compared = false;
 	int state, ret, rc = FR_EXIT_FAIL;
 	time_t last = 0;
 
@@ -417,13 +462,6 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		}
 	}
 	fr_member_close(&nm);
-	/* no block on the new device until the copy is whole and checked */
-	ret = clear_sb(dev);
-	if (ret) {
-		fr_err("%s: clearing its superblock failed: %s", dev,
-		       strerror(-ret));
-		return FR_EXIT_FAIL;
-	}
 	cl.old_fd = fr_cmp_open(oldpath, O_RDONLY);
 	cl.new_fd = fr_cmp_open(dev, O_RDWR);
 	if (cl.old_fd < 0 || cl.new_fd < 0) {
@@ -458,6 +496,9 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		fr_err("%s: the copy mirror '%s' vanished", name, mname);
 		goto out_mirror;
 	}
+	/* no block on the new device until the copy is whole and checked */
+	if (unclaim(&cl, dev))
+		goto out_mirror;
 	if (reload_slot(name, len, slot, mi.major, mi.minor))
 		goto out_mirror;
 	printf("%s: copying slot %u (%s) onto %s while it stays in service\n",
@@ -465,15 +506,24 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	fflush(stdout);
 	for (;;) {
 		state = mirror_state(mname, &done, &total);
+		if (state == -2)
+			fr_err("%s: %s failed a write during the copy", name,
+			       dev);
 		if (state != -2 &&
 		    (fr_dm_status(name, FR_DM_INFO, &info) ||
 		     fr_status_parse(info.params, &st) ||
 		     st.ndevs != t->ndevs || st.health[slot] != 'A'))
 			state = -1;
-		if (state == 1 &&
-		    compare_legs(name, slot, oldpath, dev, &cl,
-				 (off + rows) << 9))
-			state = -2;
+		if (state == 1 && !compared) {
+			/* long: the legs are asked again once it is done */
+			ret = compare_legs(name, slot, oldpath, dev, &cl,
+					   (off + rows) << 9);
+			if (!ret) {
+				compared = true;
+				continue;
+			}
+			state = ret == -ENODEV ? -1 : -2;
+		}
 		if (state)
 			break;
 		if (time(NULL) - last >= 10) {
@@ -486,16 +536,18 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		usleep(200000);
 	}
 	if (state == 1) {
-		ret = finish_copy(name, mname, slot, &nm, t, len, &cl);
+		ret = finish_copy(name, mname, slot, &nm, oldpath, t, len, &cl);
 		if (ret == -EILSEQ)
 			state = -2;
+		else if (ret == -ENODEV)
+			state = -1;
 		else if (ret)
 			goto out_mirror;
 	}
 	if (state == -2) {
 		/* the new device failed or lost writes: the old member goes on alone */
-		fr_err("%s: %s failed or lost writes during the copy; slot %u stays on %s",
-		       name, dev, slot, oldpath);
+		fr_err("%s: slot %u stays on %s; %s is not taken", name, slot,
+		       oldpath, dev);
 		if (drop_copy(name, mname, slot, t, len))
 			fr_err("%s: the copy mirror '%s' could not be dropped",
 			       name, mname);

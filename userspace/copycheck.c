@@ -63,7 +63,8 @@ static int alloc_pair(void **a, void **b)
 
 /*
  * Compares [@off, @off + @len) of @fa and @fb. A piece still different
- * after @retries more reads is added to @d; -E2BIG when @d is full.
+ * after @retries more reads is added to @d; -E2BIG when @d is full of
+ * pieces that still differ.
  */
 int fr_cmp_range(int fa, int fb, uint64_t off, uint64_t len, int retries,
 		 struct fr_cmp_diffs *d, enum fr_cmp_side *bad)
@@ -80,8 +81,9 @@ int fr_cmp_range(int fa, int fb, uint64_t off, uint64_t len, int retries,
 	for (; off < end; off += n) {
 		n = end - off < FR_CMP_PIECE ? end - off : FR_CMP_PIECE;
 		ret = cmp_piece(fa, fb, a, b, off, n, bad);
+		/* 10, 20, 40... ms: a write in flight on a slow device */
 		for (i = 0; ret == 1 && i < retries; i++) {
-			usleep(10000);
+			usleep(10000 << i);
 			ret = cmp_piece(fa, fb, a, b, off, n, bad);
 		}
 		if (ret < 0)
@@ -89,8 +91,13 @@ int fr_cmp_range(int fa, int fb, uint64_t off, uint64_t len, int retries,
 		if (!ret)
 			continue;
 		if (d->n == FR_CMP_MAX_DIFFS) {
+			/* those kept may have settled meanwhile */
+			ret = fr_cmp_again(fa, fb, d, bad);
+			if (ret)
+				break;
 			ret = -E2BIG;
-			break;
+			if (d->n == FR_CMP_MAX_DIFFS)
+				break;
 		}
 		d->off[d->n] = off;
 		d->len[d->n++] = n;

@@ -174,7 +174,6 @@ int fr_dm_create(const char *name, const char *uuid, uint64_t len,
 			    read_ahead);
 }
 
-/* A helper device of another target type (hot replace's mirror). */
 /* A device of other targets, one after another from sector 0. */
 int fr_dm_create_other(const char *name, const struct fr_dm_seg *segs,
 		       unsigned int n)

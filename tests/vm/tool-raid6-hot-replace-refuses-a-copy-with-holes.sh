@@ -1,5 +1,5 @@
 #!/bin/bash
-# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, and one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), are both refused, the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end.
+# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), and one that fails writes between its block and the data offset (copied at the end) are all refused, the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end; killed mid-copy, with the old member then missing, assembly leaves the slot out.
 # group: tool
 # timeout: 240
 . "${0%/*}/lib.sh"
@@ -10,19 +10,20 @@ have_cmd fanraid raidcalc || fail "fanraid or raidcalc missing"
 modprobe dm-mirror 2>/dev/null || true
 dmsetup targets | grep -q '^mirror ' || fail "dm-mirror missing"
 
-mapfile -t nb < <(nullb_create_many 6 16)
+mapfile -t nb < <(nullb_create_many 7 16)
 sectors=$(dev_sectors "${nb[0]}")
 m=()
 for i in 0 1 2 3 4; do
 	dm_create "hq$i" "0 $sectors linear ${nb[$i]} 0"
 	m+=("/dev/mapper/hq$i")
 done
-# new_dev TARGET-LINE...: /dev/mapper/hq5 over nb5, sectors 16384-20479
-# (8-10 MiB, in the data area) mapped by the given target line.
+# new_dev START LEN TARGET-LINE: /dev/mapper/hq5 over nb5, sectors
+# START..START+LEN-1 mapped by the given target line.
 new_dev() {
 	dmsetup remove hq5 2>/dev/null || true
-	printf '0 16384 linear %s 0\n16384 4096 %s\n20480 %d linear %s 20480\n' \
-		"${nb[5]}" "$1" $((sectors - 20480)) "${nb[5]}" | dmsetup create hq5
+	printf '0 %d linear %s 0\n%d %d %s\n%d %d linear %s %d\n' \
+		"$1" "${nb[5]}" "$1" "$2" "$3" $(($1 + $2)) $((sectors - $1 - $2)) \
+		"${nb[5]}" $(($1 + $2)) | dmsetup create hq5
 	dmsetup mknodes hq5
 }
 on_exit 'fanraid stop hq >/dev/null 2>&1; true'
@@ -42,7 +43,7 @@ refused() { # WHAT EXPECTED-TEXT
 		fail "$1: the hot replace succeeded"
 	fi
 	cat /tmp/replace.out
-	assert_contains "$(cat /tmp/replace.out)" "hq: /dev/mapper/hq5 failed or lost writes during the copy; slot 2 stays on "
+	assert_contains "$(cat /tmp/replace.out)" "; /dev/mapper/hq5 is not taken"
 	assert_contains "$(cat /tmp/replace.out)" "$2"
 	assert_eq "$(members)" "$members0" "$1: the members after the refusal"
 	dmsetup info hq-replace2 >/dev/null 2>&1 && fail "$1: the copy mirror is still there"
@@ -57,15 +58,21 @@ refused() { # WHAT EXPECTED-TEXT
 	log "$1: refused"
 }
 
-# 1. Copy writes there fail: dm-mirror logs them and reports the copy whole.
-new_dev error
+# 1. Copy writes at 8-10 MiB (data area) fail: dm-mirror logs them and
+# reports the copy whole.
+new_dev 16384 4096 error
 refused "error target" "to compare the copy failed"
 
 # 2. Copy writes there vanish: the legs differ at rest.
-new_dev "flakey ${nb[5]} 16384 0 1 1 drop_writes"
+new_dev 16384 4096 "flakey ${nb[5]} 16384 0 1 1 drop_writes"
 refused "dropped writes" "with the array suspended (2 pieces): /dev/mapper/hq5 lost writes"
 
-# 3. A slow new device that takes the copy: no block on it until the end.
+# 3. Writes past the block up to the data offset (the bitmap's place) fail:
+# the head, copied last with the array suspended, does not take.
+new_dev 16 2032 "flakey ${nb[5]} 16 0 1 1 error_writes"
+refused "head" "/dev/mapper/hq5 failed while the copy was checked"
+
+# 4. A slow new device that takes the copy: no block on it until the end.
 dmsetup remove hq5
 dm_create hq5 "0 $sectors delay ${nb[5]} 0 0 ${nb[5]} 0 100"
 fanraid replace hq 2 /dev/mapper/hq5 >/tmp/replace.out 2>&1 &
@@ -90,3 +97,29 @@ fanraid stop hq
 # shellcheck disable=SC2086
 raidcalc verify $table >/tmp/verify.out 2>&1 || { cat /tmp/verify.out; fail "raidcalc verify"; }
 log "$(tail -n 1 /tmp/verify.out)"
+
+# 5. The tool killed mid-copy and the array taken down, the old member of
+# slot 1 then missing: assembly leaves the slot out, never taking the
+# partial copy (the copy used to carry the old member's block).
+fanraid assemble hq "${m[0]}" "${m[1]}" /dev/mapper/hq5 "${m[3]}" "${m[4]}" >/dev/null
+dm_create hq6 "0 $sectors delay ${nb[6]} 0 0 ${nb[6]} 0 100"
+fanraid replace hq 1 /dev/mapper/hq6 >/tmp/replace.out 2>&1 &
+rp=$!
+sleep 1
+dmsetup info hq-replace1 >/dev/null 2>&1 || { cat /tmp/replace.out; fail "no copy mirror for slot 1 after 1 s"; }
+kill -9 $rp
+wait $rp 2>/dev/null || true
+dmsetup remove hq
+dmsetup remove hq-replace1
+# named, it is refused as no member at all; left out, the slot is missing
+expect_fail fanraid assemble hq "${m[0]}" /dev/mapper/hq6 /dev/mapper/hq5 "${m[3]}" "${m[4]}"
+assert_contains "$(fanraid assemble hq "${m[0]}" /dev/mapper/hq6 2>&1)" "/dev/mapper/hq6: no fanraid superblock"
+out=$(fanraid assemble hq "${m[0]}" /dev/mapper/hq5 "${m[3]}" "${m[4]}" 2>&1) ||
+	{ echo "$out"; fail "assembly without slot 1's old member refused"; }
+echo "$out"
+assert_eq "$(fanraid_health hq 1)" D "slot 1 after assembly without its old member"
+dmsetup table hq | grep -q "$(printf '%d:%d' $(stat -L -c '0x%t 0x%T' /dev/mapper/hq6))" &&
+	fail "the partial copy was assembled: $(dmsetup table hq)"
+drop_caches
+cmp /tmp/ref <(dd if=/dev/mapper/hq bs=1M iflag=direct status=none) || fail "the data without slot 1"
+fanraid stop hq
