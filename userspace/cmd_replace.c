@@ -107,6 +107,8 @@ int fr_check_new_member(unsigned int flags, struct fr_member *nm,
 
 /* Region of the hot-replace mirror: 512 KiB, copied one at a time. */
 #define FR_HOT_REGION_SECTORS	1024
+/* Bytes compared between two looks at the clock. */
+#define FR_CMP_STEP		(256ull << 20)
 
 /* Keep only what still runs of the old table's work (replace's rule). */
 static void table_keep_running(struct fr_table *t, const struct fr_status *st,
@@ -234,13 +236,26 @@ static void legs_close(struct copy_legs *cl)
 static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
 			const char *dev, struct copy_legs *cl, uint64_t end)
 {
-	enum fr_cmp_side bad;
-	int ret;
+	uint64_t at, n, step = FR_CMP_STEP;
+	enum fr_cmp_side bad = FR_CMP_NONE;
+	time_t last = time(NULL);
+	int ret = 0;
 
 	printf("%s: comparing the copy on %s with slot %u\n", name, dev, slot);
 	fflush(stdout);
-	ret = fr_cmp_range(cl->old_fd, cl->new_fd, cl->head, end - cl->head,
-			   4, &cl->diffs, &bad);
+	for (at = cl->head; at < end && !ret; at += n) {
+		n = end - at < step ? end - at : step;
+		ret = fr_cmp_range(cl->old_fd, cl->new_fd, at, n, 4,
+				   &cl->diffs, &bad);
+		/* a whole drive takes a while: say how far it got */
+		if (!ret && time(NULL) - last >= 10) {
+			last = time(NULL);
+			printf("%s: compared %llu of %llu MiB\n", name,
+			       (unsigned long long)((at + n - cl->head) >> 20),
+			       (unsigned long long)((end - cl->head) >> 20));
+			fflush(stdout);
+		}
+	}
 	if (ret == -E2BIG)
 		fr_err("%s: the copy on %s differs from slot %u in more than %u pieces of %u KiB",
 		       name, dev, slot, FR_CMP_MAX_DIFFS, FR_CMP_PIECE >> 10);
