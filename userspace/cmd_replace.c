@@ -213,8 +213,28 @@ struct copy_legs {
 	int old_fd;
 	int new_fd;
 	uint64_t head;
+	uint32_t sync_events;
+	void *spare_block;	/* DEV's block, were it a spare, for a refusal */
 	struct fr_cmp_diffs diffs;
 };
+
+/*
+ * The mirror's dm events. Without handle_errors it raises one each time
+ * it gets in sync, and no other: a write that fails on a leg is
+ * acknowledged all the same, its region copied again from the old member
+ * and the legs' errors forgotten once in sync again. So a count past the
+ * first sync's means a leg failed a write since; which one, nothing
+ * says, and if it was the old member the write is now on neither leg.
+ * 0 when unreadable.
+ */
+static uint32_t mirror_events(const char *mname)
+{
+	struct fr_dm_info mi;
+
+	if (fr_dm_info(mname, &mi) || !mi.exists)
+		return 0;
+	return mi.event_nr;
+}
 
 static void legs_close(struct copy_legs *cl)
 {
@@ -224,6 +244,33 @@ static void legs_close(struct copy_legs *cl)
 		close(cl->new_fd);
 	cl->old_fd = -1;
 	cl->new_fd = -1;
+	free(cl->spare_block);
+	cl->spare_block = NULL;
+}
+
+/* A spare zeroed for the copy and then refused gets its block back. */
+static void spare_save(struct copy_legs *cl, const struct fr_member *nm)
+{
+	if (nm->sb_err || !fr_sb_is_spare(&nm->sb) ||
+	    posix_memalign(&cl->spare_block, 4096, FR_SB_SIZE))
+		return;
+	if (pread(cl->new_fd, cl->spare_block, FR_SB_SIZE, FR_SB_OFFSET) !=
+	    FR_SB_SIZE) {
+		free(cl->spare_block);
+		cl->spare_block = NULL;
+	}
+}
+
+static void spare_restore(struct copy_legs *cl, const char *dev)
+{
+	if (!cl->spare_block)
+		return;
+	if (pwrite(cl->new_fd, cl->spare_block, FR_SB_SIZE, FR_SB_OFFSET) ==
+	    FR_SB_SIZE && !fdatasync(cl->new_fd))
+		printf("%s: is a spare again\n", dev);
+	else
+		fr_err("%s: writing its spare block back failed; fanraid add it again",
+		       dev);
 }
 
 /*
@@ -336,8 +383,11 @@ static int unclaim(struct copy_legs *cl, const char *dev)
  * A crash in between finds @nm a step ahead of the old member, which
  * assembly prefers, with the whole copy. Once a block is written the
  * table without the mirror is loaded whatever else fails.
- * -EILSEQ: @nm does not hold the copy, nothing written; -ENODEV: the old
- * member failed, nothing written; any other error: the mirror stays.
+ * -EILSEQ: @nm does not hold the copy, or (-EAGAIN) the swap cannot be
+ * made safely: nothing written, the array resumed on the mirror.
+ * -ENODEV: a leg failed, nothing written, the slot already reloaded
+ * missing (no read reaches the mirror again). Any other error: the
+ * mirror stays.
  */
 static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		       struct fr_member *nm, const char *oldpath,
@@ -355,12 +405,12 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	int ret, rc;
 
 	if (fr_array_open(name, &rt, &l, uuid))
-		return -EIO;
+		return -EAGAIN;
 	ret = fr_dm_suspend(name);
 	if (ret) {
 		fr_err("%s: suspending to swap in %s failed: %s", name,
 		       nm->path, strerror(-ret));
-		return ret;
+		return -EAGAIN;
 	}
 	rt.devs[slot].missing = true;	/* the mirror: @nm is read directly */
 	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
@@ -373,7 +423,13 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		rc = rc == -2 ? -EILSEQ : -ENODEV;
 		goto out;
 	}
-	rc = -EIO;
+	rc = -ENODEV;
+	if (mirror_events(mname) != cl->sync_events) {
+		fr_err("%s: a leg of the copy failed a write since it was in sync",
+		       name);
+		goto out;
+	}
+	rc = -EAGAIN;
 	if (fr_dm_status(name, FR_DM_INFO, &info) ||
 	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
 		fr_err("%s: cannot read member health", name);
@@ -395,6 +451,18 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	    memcmp(om.sb.array_uuid, uuid, FR_UUID_LEN)) {
 		fr_err("%s: the old member's superblock cannot be read", oldpath);
 		goto out;
+	}
+	/* every block in service level with it, or the update leaves one behind */
+	rc = -EAGAIN;
+	for (i = 0; i < t->ndevs; i++) {
+		if (i == slot || st.health[i] != 'A')
+			continue;
+		if (m[i].fd < 0 || m[i].sb_err ||
+		    m[i].sb.events != om.sb.events) {
+			fr_err("%s: member %u's superblock cannot be read or is not level with slot %u's; nothing written",
+			       name, i, slot);
+			goto out;
+		}
 	}
 	rc = -EILSEQ;
 	ret = fr_member_open(nm, FR_OPEN_SHARED);
@@ -422,13 +490,16 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 			name);
 	fr_member_close(nm);
 	rc = reload_slot(name, len, slot, major(nm->rdev), minor(nm->rdev));
-	if (rc == -EILSEQ || rc == -ENODEV)
+	if (rc == -EILSEQ || rc == -EAGAIN || rc == -ENODEV)
 		rc = -EIO;
 out:
 	fr_member_close(&om);
 	fr_member_close(nm);
 	for (i = 0; i < t->ndevs; i++)
 		fr_member_close(&m[i]);
+	/* a failed leg: the mirror may serve what the old member lost */
+	if (rc == -ENODEV && !reload_slot(name, len, slot, 0, 0))
+		return rc;
 	if (rc && fr_dm_resume(name))
 		fr_err("%s: resuming failed (the array is left suspended: dmsetup resume %s)",
 		       name, name);
@@ -512,6 +583,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		goto out_mirror;
 	}
 	/* no block on the new device until the copy is whole and checked */
+	spare_save(&cl, &nm);
 	if (unclaim(&cl, dev))
 		goto out_mirror;
 	if (reload_slot(name, len, slot, mi.major, mi.minor))
@@ -529,7 +601,19 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		     fr_status_parse(info.params, &st) ||
 		     st.ndevs != t->ndevs || st.health[slot] != 'A'))
 			state = -1;
+		if (state == 1 && compared &&
+		    mirror_events(mname) != cl.sync_events) {
+			fr_err("%s: a leg of the copy failed a write since it was in sync",
+			       name);
+			state = -1;
+		}
 		if (state == 1 && !compared) {
+			/* its status says in sync just before the event */
+			cl.sync_events = mirror_events(mname);
+			if (!cl.sync_events) {
+				usleep(20000);
+				continue;
+			}
 			/* long: the legs are asked again once it is done */
 			ret = compare_legs(name, slot, oldpath, dev, &cl,
 					   (off + rows) << 9);
@@ -552,7 +636,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	}
 	if (state == 1) {
 		ret = finish_copy(name, mname, slot, &nm, oldpath, t, len, &cl);
-		if (ret == -EILSEQ)
+		if (ret == -EILSEQ || ret == -EAGAIN)
 			state = -2;
 		else if (ret == -ENODEV)
 			state = -1;
@@ -566,6 +650,8 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		if (drop_copy(name, mname, slot, t, len))
 			fr_err("%s: the copy mirror '%s' could not be dropped",
 			       name, mname);
+		else
+			spare_restore(&cl, dev);
 		goto out_legs;
 	}
 	legs_close(&cl);
