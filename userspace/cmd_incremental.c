@@ -168,6 +168,36 @@ static int recorded(const struct incr *in, char (*paths)[FR_PATH_MAX],
 }
 
 /*
+ * Whether @link already names another device whose block claims @sb's
+ * slot with more events: the new device of a hot replace, whose old one
+ * kept its block (it could not be cleared). The order udev reports them
+ * in must not decide which one holds the slot.
+ */
+static bool holds_newer(const struct incr *in, const char *link,
+			const char *path, const struct fr_sb *sb)
+{
+	char old[FR_PATH_MAX];
+	struct fr_member m;
+	ssize_t len;
+	bool newer;
+
+	len = readlink(link, old, sizeof(old) - 1);
+	if (len <= 0)
+		return false;
+	old[len] = '\0';
+	if (!strcmp(old, path))
+		return false;
+	fr_member_init(&m, old);
+	if (fr_member_open(&m, FR_OPEN_READ))
+		return false;
+	newer = !fr_sb_read(&m) && !m.sb_err &&
+		!memcmp(m.sb.array_uuid, in->uuid, FR_UUID_LEN) &&
+		m.sb.slot == sb->slot && m.sb.events > sb->events;
+	fr_member_close(&m);
+	return newer;
+}
+
+/*
  * Complete: every slot the newest superblock does not list as failed is
  * held by a member at most one update behind it (fr_sb_fresh()). Returns
  * how many are still wanted.
@@ -331,6 +361,14 @@ static int add_member(struct incr *in, const char *path)
 		goto out;
 	}
 	snprintf(link, sizeof(link), "%s/slot%u", in->dir, m.sb.slot);
+	if (holds_newer(in, link, path, &m.sb)) {
+		fprintf(in->export_vars ? stderr : stdout,
+			"%s: %s is behind the slot %u member already recorded; ignored\n",
+			m.sb.name, path, m.sb.slot);
+		export_result(in, "no");
+		rc = FR_EXIT_OK;
+		goto out;
+	}
 	unlink(link);
 	if (symlink(path, link)) {
 		fr_err("%s: cannot record: %s", link, strerror(errno));

@@ -1,12 +1,12 @@
 #!/bin/bash
-# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), and one that fails writes between its block and the data offset (copied at the end) are all refused (a spare among them gets its block back), the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end; killed mid-copy, with the old member then missing, assembly leaves the slot out.
+# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), and one that fails writes between its block and the data offset (copied at the end) are all refused (a spare among them gets its block back), the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end; with the old member's block kept, incremental assembly keeps the new device whatever the order udev reports them in; killed mid-copy, with the old member then missing, assembly leaves the slot out.
 # group: tool
 # timeout: 240
 . "${0%/*}/lib.sh"
 
 have_target fanraid 1 5 0 || fail "target fanraid 1.5.0 missing"
 have_target flakey 1 0 0 || fail "target flakey missing"
-have_cmd fanraid raidcalc || fail "fanraid or raidcalc missing"
+have_cmd fanraid raidcalc jq || fail "fanraid, raidcalc or jq missing"
 modprobe dm-mirror 2>/dev/null || true
 dmsetup targets | grep -q '^mirror ' || fail "dm-mirror missing"
 
@@ -88,8 +88,10 @@ new_dev 16 2032 "flakey ${nb[5]} 16 0 1 1 error_writes"
 refused "head" "/dev/mapper/hq5 failed while the copy was checked"
 
 # 4. A slow new device that takes the copy: no block on it until the end.
+# A second holder of the old member makes clearing its block fail.
 dmsetup remove hq5
 dm_create hq5 "0 $sectors delay ${nb[5]} 0 0 ${nb[5]} 0 100"
+dm_create hold2 "0 $sectors linear ${m[2]} 0"
 fanraid replace hq 2 /dev/mapper/hq5 >/tmp/replace.out 2>&1 &
 rp=$!
 sleep 1
@@ -103,6 +105,7 @@ fi
 wait $rp || { cat /tmp/replace.out; fail "the slow hot replace failed"; }
 cat /tmp/replace.out
 assert_contains "$(cat /tmp/replace.out)" "hq: slot 2 is now /dev/mapper/hq5"
+assert_contains "$(cat /tmp/replace.out)" "clearing the old member's superblock failed"
 assert_contains "$(dmsetup status hq)" "raid6 5 AAAAA "
 assert_eq "$(fanraid examine /dev/mapper/hq5 | sed -n 's/.*slot \([0-9]*\) of.*/\1/p' | head -n 1)" 2 "the new device's slot"
 drop_caches
@@ -112,11 +115,28 @@ fanraid stop hq
 # shellcheck disable=SC2086
 raidcalc verify $table >/tmp/verify.out 2>&1 || { cat /tmp/verify.out; fail "raidcalc verify"; }
 log "$(tail -n 1 /tmp/verify.out)"
+dm_remove hold2
+
+# 4b. udev reports the new device before the old one, whose block was kept:
+# incremental assembly keeps the new one in slot 2 (it used to take
+# whichever came last, and start degraded without the new one).
+uuid=$(fanraid examine --json /dev/mapper/hq5 | jq -r .array_uuid)
+u32=${uuid//-/}
+for d in "${m[0]}" "${m[1]}" /dev/mapper/hq5 "${m[2]}" "${m[3]}" "${m[4]}"; do
+	fanraid incremental "$d" >>/tmp/incr.out 2>&1 || { cat /tmp/incr.out; fail "incremental $d"; }
+done
+cat /tmp/incr.out
+assert_contains "$(cat /tmp/incr.out)" "${m[2]} is behind the slot 2 member already recorded; ignored"
+[ "$(readlink "/run/fanraid/incremental/$u32/slot2")" = /dev/mapper/hq5 ] ||
+	fail "slot 2 recorded as $(readlink "/run/fanraid/incremental/$u32/slot2")"
+dmsetup info hq >/dev/null 2>&1 || fail "incremental assembly did not start hq"
+dmsetup table hq | grep -q "$(printf '%d:%d' $(stat -L -c '0x%t 0x%T' /dev/mapper/hq5))" ||
+	fail "slot 2 is not the new device: $(dmsetup table hq)"
+assert_contains "$(dmsetup status hq)" "raid6 5 AAAAA "
 
 # 5. The tool killed mid-copy and the array taken down, the old member of
 # slot 1 then missing: assembly leaves the slot out, never taking the
 # partial copy (the copy used to carry the old member's block).
-fanraid assemble hq "${m[0]}" "${m[1]}" /dev/mapper/hq5 "${m[3]}" "${m[4]}" >/dev/null
 dm_create hq6 "0 $sectors delay ${nb[6]} 0 0 ${nb[6]} 0 100"
 fanraid replace hq 1 /dev/mapper/hq6 >/tmp/replace.out 2>&1 &
 rp=$!
