@@ -41,6 +41,7 @@
 #include "cli.h"
 #include "copycheck.h"
 #include "dm.h"
+#include "dmwait.h"
 #include "probe.h"
 #include "spare.h"
 #include "status.h"
@@ -107,8 +108,8 @@ int fr_check_new_member(unsigned int flags, struct fr_member *nm,
 
 /* Region of the hot-replace mirror: 512 KiB, copied one at a time. */
 #define FR_HOT_REGION_SECTORS	1024
-/* Bytes compared between two looks at the clock. */
-#define FR_CMP_STEP		(256ull << 20)
+/* Bytes compared between two looks at the legs and the clock. */
+#define FR_CMP_STEP		(64ull << 20)
 
 /* Keep only what still runs of the old table's work (replace's rule). */
 static void table_keep_running(struct fr_table *t, const struct fr_status *st,
@@ -213,28 +214,8 @@ struct copy_legs {
 	int old_fd;
 	int new_fd;
 	uint64_t head;
-	uint32_t sync_events;
-	void *spare_block;	/* DEV's block, were it a spare, for a refusal */
 	struct fr_cmp_diffs diffs;
 };
-
-/*
- * The mirror's dm events. Without handle_errors it raises one each time
- * it gets in sync, and no other: a write that fails on a leg is
- * acknowledged all the same, its region copied again from the old member
- * and the legs' errors forgotten once in sync again. So a count past the
- * first sync's means a leg failed a write since; which one, nothing
- * says, and if it was the old member the write is now on neither leg.
- * 0 when unreadable.
- */
-static uint32_t mirror_events(const char *mname)
-{
-	struct fr_dm_info mi;
-
-	if (fr_dm_info(mname, &mi) || !mi.exists)
-		return 0;
-	return mi.event_nr;
-}
 
 static void legs_close(struct copy_legs *cl)
 {
@@ -244,58 +225,96 @@ static void legs_close(struct copy_legs *cl)
 		close(cl->new_fd);
 	cl->old_fd = -1;
 	cl->new_fd = -1;
-	free(cl->spare_block);
-	cl->spare_block = NULL;
 }
 
-/* A spare zeroed for the copy and then refused gets its block back. */
-static void spare_save(struct copy_legs *cl, const struct fr_member *nm)
+/*
+ * Where the copy stands, from the mirror and the array: 1 in sync, 0
+ * copying, -1 the old member failed (or a leg failed a write once all was
+ * in sync, which one nothing says), -2 the new device failed.
+ *
+ * Without handle_errors the mirror acknowledges a write that failed on a
+ * leg and marks its region out of sync, and a region its copy has passed
+ * is not copied again (the core log searches no further back until a
+ * resume): the count stays short for good. Usually the leg shows its
+ * error too; but a failure that lands as the last region gets in sync is
+ * marked after the sync's end has reset the legs' errors, and only the
+ * count shows it. The mirror raises its one dm event at that end, so a
+ * count short after the event is a failed leg.
+ */
+static int copy_state(const char *name, const char *mname, uint32_t slot,
+		      const struct fr_table *t, uint64_t *done,
+		      uint64_t *total)
 {
-	if (nm->sb_err || !fr_sb_is_spare(&nm->sb) ||
-	    posix_memalign(&cl->spare_block, 4096, FR_SB_SIZE))
-		return;
-	if (pread(cl->new_fd, cl->spare_block, FR_SB_SIZE, FR_SB_OFFSET) !=
-	    FR_SB_SIZE) {
-		free(cl->spare_block);
-		cl->spare_block = NULL;
+	struct fr_dm_target info;
+	struct fr_status st;
+	uint32_t events;
+	int state;
+
+	state = mirror_state(mname, done, total);
+	if (state == -2)
+		return -2;
+	if (fr_dm_status(name, FR_DM_INFO, &info) ||
+	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs ||
+	    st.health[slot] != 'A')
+		return -1;
+	if (!state && !fr_dm_event_nr(mname, &events) && events) {
+		fr_err("%s: a leg of the copy failed a write once it was in sync",
+		       name);
+		return -1;
 	}
-}
-
-static void spare_restore(struct copy_legs *cl, const char *dev)
-{
-	if (!cl->spare_block)
-		return;
-	if (pwrite(cl->new_fd, cl->spare_block, FR_SB_SIZE, FR_SB_OFFSET) ==
-	    FR_SB_SIZE && !fdatasync(cl->new_fd))
-		printf("%s: is a spare again\n", dev);
-	else
-		fr_err("%s: writing its spare block back failed; fanraid add it again",
-		       dev);
+	return state;
 }
 
 /*
  * The data areas compared once the mirror reports them in sync, since it
  * says so of a region whose copy write failed. Pieces that still differ
- * after a few reads are kept for finish_copy to check at rest. -EILSEQ
- * when DEV cannot be read or too much differs, -ENODEV when the old
- * member cannot be read.
+ * after a few reads are kept for finish_copy to check at rest. The legs
+ * are asked again between steps: while the old member shows an error the
+ * mirror reads from the new one, unchecked. -EILSEQ when DEV fails, cannot
+ * be read or too much differs; -ENODEV when the old member does or cannot
+ * be read.
  */
-static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
-			const char *dev, struct copy_legs *cl, uint64_t end)
+static int compare_legs(const char *name, const char *mname, uint32_t slot,
+			const char *oldpath, const char *dev,
+			const struct fr_table *t, struct copy_legs *cl,
+			uint64_t end)
 {
-	uint64_t at, n, step = FR_CMP_STEP;
+	uint64_t at, n, done, total;
 	enum fr_cmp_side bad = FR_CMP_NONE;
 	time_t last = time(NULL);
-	int ret = 0;
+	int ret = 0, state;
 
 	printf("%s: comparing the copy on %s with slot %u\n", name, dev, slot);
 	fflush(stdout);
-	for (at = cl->head; at < end && !ret; at += n) {
-		n = end - at < step ? end - at : step;
+	for (at = cl->head; at < end; at += n) {
+		n = end - at < FR_CMP_STEP ? end - at : FR_CMP_STEP;
 		ret = fr_cmp_range(cl->old_fd, cl->new_fd, at, n, 4,
 				   &cl->diffs, &bad);
+		if (ret == -E2BIG) {
+			fr_err("%s: the copy on %s differs from slot %u in more than %u pieces of %u KiB",
+			       name, dev, slot, FR_CMP_MAX_DIFFS,
+			       FR_CMP_PIECE >> 10);
+			return -EILSEQ;
+		}
+		if (ret) {
+			fr_err("%s: reading %s to compare the copy failed: %s",
+			       name, bad == FR_CMP_A ? oldpath : dev,
+			       strerror(-ret));
+			return bad == FR_CMP_A ? -ENODEV : -EILSEQ;
+		}
+		state = copy_state(name, mname, slot, t, &done, &total);
+		if (state == -2) {
+			fr_err("%s: %s failed a write during the comparison",
+			       name, dev);
+			return -EILSEQ;
+		}
+		if (state != 1) {
+			fr_err("%s: slot %u failed during the comparison",
+			       name, slot);
+			return -ENODEV;
+		}
 		/* a whole drive takes a while: say how far it got */
-		if (!ret && time(NULL) - last >= 10) {
+		if (time(NULL) - last >= 10) {
 			last = time(NULL);
 			printf("%s: compared %llu of %llu MiB\n", name,
 			       (unsigned long long)((at + n - cl->head) >> 20),
@@ -303,15 +322,7 @@ static int compare_legs(const char *name, uint32_t slot, const char *oldpath,
 			fflush(stdout);
 		}
 	}
-	if (ret == -E2BIG)
-		fr_err("%s: the copy on %s differs from slot %u in more than %u pieces of %u KiB",
-		       name, dev, slot, FR_CMP_MAX_DIFFS, FR_CMP_PIECE >> 10);
-	else if (ret)
-		fr_err("%s: reading %s to compare the copy failed: %s", name,
-		       bad == FR_CMP_A ? oldpath : dev, strerror(-ret));
-	if (ret && bad == FR_CMP_A)
-		return -ENODEV;
-	return ret ? -EILSEQ : 0;
+	return 0;
 }
 
 /*
@@ -423,12 +434,6 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 		rc = rc == -2 ? -EILSEQ : -ENODEV;
 		goto out;
 	}
-	rc = -ENODEV;
-	if (mirror_events(mname) != cl->sync_events) {
-		fr_err("%s: a leg of the copy failed a write since it was in sync",
-		       name);
-		goto out;
-	}
 	rc = -EAGAIN;
 	if (fr_dm_status(name, FR_DM_INFO, &info) ||
 	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs) {
@@ -528,11 +533,9 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	struct copy_legs cl = { .old_fd = -1, .new_fd = -1 };
 	struct fr_dm_seg seg[2];
 	struct fr_dm_info mi;
-	struct fr_dm_target info;
-	struct fr_status st;
 	struct fr_member nm;
 	uint64_t rows, off = t->devs[slot].offset, done = 0, total = 0;
-	bool wipe = false, compared = false;
+	bool wipe = false, compared = false, was_spare, its_fault = true;
 	int state, ret, rc = FR_EXIT_FAIL;
 	time_t last = 0;
 
@@ -548,6 +551,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		}
 	}
 	fr_member_close(&nm);
+	was_spare = !nm.sb_err && fr_sb_is_spare(&nm.sb);
 	cl.old_fd = fr_cmp_open(oldpath, O_RDONLY);
 	cl.new_fd = fr_cmp_open(dev, O_RDWR);
 	if (cl.old_fd < 0 || cl.new_fd < 0) {
@@ -583,7 +587,6 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		goto out_mirror;
 	}
 	/* no block on the new device until the copy is whole and checked */
-	spare_save(&cl, &nm);
 	if (unclaim(&cl, dev))
 		goto out_mirror;
 	if (reload_slot(name, len, slot, mi.major, mi.minor))
@@ -592,31 +595,13 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	       name, slot, oldpath, dev);
 	fflush(stdout);
 	for (;;) {
-		state = mirror_state(mname, &done, &total);
+		state = copy_state(name, mname, slot, t, &done, &total);
 		if (state == -2)
 			fr_err("%s: %s failed a write during the copy", name,
 			       dev);
-		if (state != -2 &&
-		    (fr_dm_status(name, FR_DM_INFO, &info) ||
-		     fr_status_parse(info.params, &st) ||
-		     st.ndevs != t->ndevs || st.health[slot] != 'A'))
-			state = -1;
-		if (state == 1 && compared &&
-		    mirror_events(mname) != cl.sync_events) {
-			fr_err("%s: a leg of the copy failed a write since it was in sync",
-			       name);
-			state = -1;
-		}
 		if (state == 1 && !compared) {
-			/* its status says in sync just before the event */
-			cl.sync_events = mirror_events(mname);
-			if (!cl.sync_events) {
-				usleep(20000);
-				continue;
-			}
-			/* long: the legs are asked again once it is done */
-			ret = compare_legs(name, slot, oldpath, dev, &cl,
-					   (off + rows) << 9);
+			ret = compare_legs(name, mname, slot, oldpath, dev, t,
+					   &cl, (off + rows) << 9);
 			if (!ret) {
 				compared = true;
 				continue;
@@ -636,6 +621,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	}
 	if (state == 1) {
 		ret = finish_copy(name, mname, slot, &nm, oldpath, t, len, &cl);
+		its_fault = ret != -EAGAIN;
 		if (ret == -EILSEQ || ret == -EAGAIN)
 			state = -2;
 		else if (ret == -ENODEV)
@@ -650,8 +636,13 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		if (drop_copy(name, mname, slot, t, len))
 			fr_err("%s: the copy mirror '%s' could not be dropped",
 			       name, mname);
-		else
-			spare_restore(&cl, dev);
+		/* its block was zeroed for the copy */
+		if (was_spare && its_fault)
+			fr_warn("%s: was a spare of %s and is not any more: it failed or lost writes",
+				dev, name);
+		else if (was_spare)
+			fr_warn("%s: was a spare of %s; give it back with fanraid add %s %s",
+				dev, name, name, dev);
 		goto out_legs;
 	}
 	legs_close(&cl);
@@ -659,8 +650,7 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		/* the old member failed mid-copy: parity rebuilds the new one */
 		fr_warn("%s: slot %u (%s) failed during the copy; rebuilding %s from parity instead",
 			name, slot, oldpath, dev);
-		snprintf(mirror, sizeof(mirror), "fail %u", slot);
-		fr_dm_message(name, mirror);
+		/* missing, the slot is recorded failed at the resume */
 		if (reload_slot(name, len, slot, 0, 0))
 			goto out_mirror;
 		ret = fr_dm_remove(mname);

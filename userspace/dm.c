@@ -413,7 +413,6 @@ int fr_dm_info(const char *name, struct fr_dm_info *info)
 	info->major = dmi.major;
 	info->minor = dmi.minor;
 	info->open_count = dmi.open_count;
-	info->event_nr = dmi.event_nr;
 	uuid = dm_task_get_uuid(dmt);
 	snprintf(info->uuid, sizeof(info->uuid), "%s", uuid ? uuid : "");
 out:

@@ -34,7 +34,6 @@ struct fr_dm_info {
 	uint32_t major;
 	uint32_t minor;
 	int32_t open_count;
-	uint32_t event_nr;
 	char uuid[FR_DM_UUID_LEN];
 };
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), and one that fails writes between its block and the data offset (copied at the end) are all refused (a spare among them gets its block back), the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end; with the old member's block kept, incremental assembly keeps the new device whatever the order udev reports them in; killed mid-copy, with the old member then missing, assembly leaves the slot out.
+# fanraid replace of a healthy member keeps the old member when the new device does not hold the copy. dm-mirror (no handle_errors) reports a copy in sync even where its writes failed, so the tool compares the legs itself: a new device with the error target over 8-10 MiB, one that drops writes there silently (dm-flakey drop_writes, which no mirror can see), and one that fails writes between its block and the data offset (copied at the end) are all refused (a spare among them is a spare no more), the slot back on its old member, the new device without a block, the data exact. The tool before swapped both in. During a slow copy that succeeds, the new device holds no block (a crash then leaves nothing for assembly to take), and gets one of its own at the end; with the old member's block kept, incremental assembly keeps the new device whatever the order udev reports them in; killed mid-copy, with the old member then missing, assembly leaves the slot out.
 # group: tool
 # timeout: 240
 . "${0%/*}/lib.sh"
@@ -67,20 +67,12 @@ refused "error target" "to compare the copy failed"
 new_dev 16384 4096 "flakey ${nb[5]} 16384 0 1 1 drop_writes"
 refused "dropped writes" "with the array suspended (2 pieces): /dev/mapper/hq5 lost writes"
 
-# 2b. The same onto a spare of the array, zeroed for the copy: refused, it
-# is a spare again (the monitor would use it).
+# 2b. The same onto a spare of the array: refused, and no spare any more
+# (the monitor would rebuild onto it, never reading back what it wrote).
 new_dev 16384 4096 "flakey ${nb[5]} 16384 0 1 1 drop_writes"
 fanraid add hq /dev/mapper/hq5 --force >/dev/null
-if fanraid replace hq 2 /dev/mapper/hq5 >/tmp/replace.out 2>&1; then
-	cat /tmp/replace.out
-	fail "spare: the hot replace succeeded"
-fi
-cat /tmp/replace.out
-assert_contains "$(cat /tmp/replace.out)" "/dev/mapper/hq5: is a spare again"
-drop_caches
 assert_contains "$(fanraid examine /dev/mapper/hq5)" "member: spare of 5 members"
-assert_eq "$(members)" "$members0" "spare: the members after the refusal"
-dd if=/dev/zero of=/dev/mapper/hq5 bs=4096 seek=1 count=1 oflag=direct status=none
+refused "spare" "/dev/mapper/hq5: was a spare of hq and is not any more: it failed or lost writes"
 
 # 3. Writes past the block up to the data offset (the bitmap's place) fail:
 # the head, copied last with the array suspended, does not take.
