@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,8 +230,8 @@ static void legs_close(struct copy_legs *cl)
 
 /*
  * Where the copy stands, from the mirror and the array: 1 in sync, 0
- * copying, -1 the old member failed (or a leg failed a write once all was
- * in sync, which one nothing says), -2 the new device failed.
+ * copying, -1 the old member failed (or a leg failed once all was in
+ * sync, which one nothing says), -2 the new device failed.
  *
  * Without handle_errors the mirror acknowledges a write that failed on a
  * leg and marks its region out of sync, and a region its copy has passed
@@ -238,8 +239,13 @@ static void legs_close(struct copy_legs *cl)
  * resume): the count stays short for good. Usually the leg shows its
  * error too; but a failure that lands as the last region gets in sync is
  * marked after the sync's end has reset the legs' errors, and only the
- * count shows it. The mirror raises its one dm event at that end, so a
- * count short after the event is a failed leg.
+ * count shows it. A failed flush leaves the count whole but makes every
+ * region written from then on go to the old member alone, unseen by
+ * status; it only costs the mirror its in-sync flag, so the next pass
+ * raises a second sync event. The mirror raises one event at each sync's
+ * end and no other (bar a rename or removal): read before the status, one
+ * event with a short count is a failed write; read after it, a second
+ * event is a failed flush.
  */
 static int copy_state(const char *name, const char *mname, uint32_t slot,
 		      const struct fr_table *t, uint64_t *done,
@@ -247,9 +253,10 @@ static int copy_state(const char *name, const char *mname, uint32_t slot,
 {
 	struct fr_dm_target info;
 	struct fr_status st;
-	uint32_t events;
+	uint32_t before = 0, after = 0;
 	int state;
 
+	fr_dm_event_nr(mname, &before);
 	state = mirror_state(mname, done, total);
 	if (state == -2)
 		return -2;
@@ -257,9 +264,13 @@ static int copy_state(const char *name, const char *mname, uint32_t slot,
 	    fr_status_parse(info.params, &st) || st.ndevs != t->ndevs ||
 	    st.health[slot] != 'A')
 		return -1;
-	if (!state && !fr_dm_event_nr(mname, &events) && events) {
+	if (!state && before) {
 		fr_err("%s: a leg of the copy failed a write once it was in sync",
 		       name);
+		return -1;
+	}
+	if (!fr_dm_event_nr(mname, &after) && after > 1) {
+		fr_err("%s: a leg of the copy failed a flush", name);
 		return -1;
 	}
 	return state;
@@ -412,7 +423,7 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table rt;
-	uint32_t i;
+	uint32_t i, events;
 	int ret, rc;
 
 	if (fr_array_open(name, &rt, &l, uuid))
@@ -427,6 +438,10 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
 	fr_member_init(&om, oldpath);
 	rc = mirror_state(mname, &done, &total);
+	if (rc == 1 && !fr_dm_event_nr(mname, &events) && events > 1) {
+		fr_err("%s: a leg of the copy failed a flush", name);
+		rc = -1;
+	}
 	if (rc != 1) {
 		fr_err("%s: the copy onto %s is no longer whole (%llu of %llu regions, or a leg failed)",
 		       name, nm->path, (unsigned long long)done,
@@ -539,6 +554,9 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	int state, ret, rc = FR_EXIT_FAIL;
 	time_t last = 0;
 
+	/* a closed terminal or pipe must not leave the slot on the mirror */
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	fr_member_init(&nm, dev);
 	if (fr_check_new_member(flags, &nm, tmpl, &wipe))
 		goto out_close;
@@ -631,11 +649,13 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 	}
 	if (state == -2) {
 		/* the new device failed or lost writes: the old member goes on alone */
-		fr_err("%s: slot %u stays on %s; %s is not taken", name, slot,
-		       oldpath, dev);
 		if (drop_copy(name, mname, slot, t, len))
-			fr_err("%s: the copy mirror '%s' could not be dropped",
-			       name, mname);
+			fr_err("%s: %s is not taken, but the copy mirror '%s' could not be dropped: slot %u still reads %s where %s fails (fanraid fail %s %u, then replace it)",
+			       name, dev, mname, slot, dev, oldpath, name,
+			       slot);
+		else
+			fr_err("%s: slot %u stays on %s; %s is not taken", name,
+			       slot, oldpath, dev);
 		/* its block was zeroed for the copy */
 		if (was_spare && its_fault)
 			fr_warn("%s: was a spare of %s and is not any more: it failed or lost writes",
@@ -651,8 +671,14 @@ static int hot_replace(const char *name, uint32_t slot, const char *dev,
 		fr_warn("%s: slot %u (%s) failed during the copy; rebuilding %s from parity instead",
 			name, slot, oldpath, dev);
 		/* missing, the slot is recorded failed at the resume */
-		if (reload_slot(name, len, slot, 0, 0))
+		if (reload_slot(name, len, slot, 0, 0)) {
+			/* recorded failed at least: its writes were acknowledged */
+			snprintf(mirror, sizeof(mirror), "fail %u", slot);
+			if (fr_dm_message(name, mirror))
+				fr_err("%s: failing slot %u failed too; do not trust %s",
+				       name, slot, oldpath);
 			goto out_mirror;
+		}
 		ret = fr_dm_remove(mname);
 		if (ret) {
 			fr_err("%s: removing the copy mirror '%s' failed: %s",
