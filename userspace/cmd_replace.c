@@ -189,9 +189,25 @@ static int mirror_state(const char *mname, uint64_t *done, uint64_t *total)
 }
 
 /* Zero the old member's superblock: it is no member any more. */
+/* Aligned, so @fd may be opened for direct I/O. */
+static int zero_sb(int fd)
+{
+	void *zero;
+	int ret = 0;
+
+	if (posix_memalign(&zero, 4096, FR_SB_SIZE))
+		return -ENOMEM;
+	memset(zero, 0, FR_SB_SIZE);
+	errno = EIO;
+	if (pwrite(fd, zero, FR_SB_SIZE, FR_SB_OFFSET) != FR_SB_SIZE ||
+	    fdatasync(fd))
+		ret = -errno;
+	free(zero);
+	return ret;
+}
+
 static int clear_sb(const char *path)
 {
-	char zero[FR_SB_SIZE] = { 0 };
 	struct fr_member m;
 	int ret;
 
@@ -199,9 +215,7 @@ static int clear_sb(const char *path)
 	ret = fr_member_open(&m, FR_OPEN_EXCL);
 	if (ret)
 		return ret;
-	if (pwrite(m.fd, zero, sizeof(zero), FR_SB_OFFSET) != sizeof(zero) ||
-	    fsync(m.fd))
-		ret = -errno;
+	ret = zero_sb(m.fd);
 	fr_member_close(&m);
 	return ret;
 }
@@ -375,20 +389,11 @@ static int settle_legs(const char *name, uint32_t slot, const char *dev,
 /* DEV's block zeroed: no assembly takes it for any array's slot. */
 static int unclaim(struct copy_legs *cl, const char *dev)
 {
-	void *zero;
-	int ret = 0;
+	int ret = zero_sb(cl->new_fd);
 
-	if (posix_memalign(&zero, 4096, FR_SB_SIZE))
-		return -ENOMEM;
-	memset(zero, 0, FR_SB_SIZE);
-	errno = EIO;
-	if (pwrite(cl->new_fd, zero, FR_SB_SIZE, FR_SB_OFFSET) != FR_SB_SIZE ||
-	    fdatasync(cl->new_fd)) {
-		ret = -errno;
+	if (ret)
 		fr_err("%s: clearing its superblock failed: %s; zero it before any assembly sees it (dd if=/dev/zero of=%s bs=4096 seek=1 count=1)",
 		       dev, strerror(-ret), dev);
-	}
-	free(zero);
 	return ret;
 }
 
@@ -423,7 +428,7 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	struct fr_dm_target info;
 	struct fr_status st;
 	struct fr_table rt;
-	uint32_t i, events;
+	uint32_t i;
 	int ret, rc;
 
 	if (fr_array_open(name, &rt, &l, uuid))
@@ -437,11 +442,7 @@ static int finish_copy(const char *name, const char *mname, uint32_t slot,
 	rt.devs[slot].missing = true;	/* the mirror: @nm is read directly */
 	fr_members_from_table(&rt, uuid, FR_OPEN_SHARED, m, paths);
 	fr_member_init(&om, oldpath);
-	rc = mirror_state(mname, &done, &total);
-	if (rc == 1 && !fr_dm_event_nr(mname, &events) && events > 1) {
-		fr_err("%s: a leg of the copy failed a flush", name);
-		rc = -1;
-	}
+	rc = copy_state(name, mname, slot, t, &done, &total);
 	if (rc != 1) {
 		fr_err("%s: the copy onto %s is no longer whole (%llu of %llu regions, or a leg failed)",
 		       name, nm->path, (unsigned long long)done,
